@@ -1,0 +1,416 @@
+//! Newline-delimited framing for the stdio transport, incremental and allocation-free.
+//!
+//! MCP's stdio transport sends one JSON-RPC message per line, and a message never
+//! contains a raw newline. [`LineFramer`] turns a byte stream, delivered in chunks of any
+//! size, into those lines, holding partial lines in a caller-provided buffer:
+//!
+//! * every chunking of the same stream gives the same lines and errors (chunk boundaries
+//!   may split a UTF-8 sequence, a CRLF or the BOM);
+//! * a trailing CR is stripped (CRLF line ends), and lines that are empty or hold only
+//!   whitespace are skipped;
+//! * a UTF-8 byte order mark at the very start of the stream is skipped;
+//! * a line that does not fit the buffer (its newline included) is reported once, with its
+//!   full length, when its newline arrives, and skipped; the lines after it are intact;
+//! * end of input in the middle of a line is reported.
+//!
+//! Memory stays bounded by the buffer whatever the input, so a peer that never sends a
+//! newline cannot exhaust it (the TypeScript SDK grows its buffer to 10 MiB and then
+//! gives up on the connection; the Python SDK's is unbounded).
+
+use core::fmt;
+
+const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
+
+/// A line the framer could not deliver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum LineError {
+    /// A line longer than the buffer was skipped. `len` is its full length in bytes,
+    /// without the line terminator.
+    TooLong {
+        /// The skipped line's length.
+        len: usize,
+    },
+    /// The stream ended inside a line, which was dropped. `len` is how many bytes of it
+    /// had arrived.
+    Unterminated {
+        /// The partial line's length.
+        len: usize,
+    },
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLong { len } => write!(f, "line of {len} bytes exceeds the receive buffer and was skipped"),
+            Self::Unterminated { len } => write!(f, "input ended inside a line ({len} bytes without a newline)"),
+        }
+    }
+}
+
+impl core::error::Error for LineError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bom {
+    /// Nothing of the stream seen yet, or only a prefix of the BOM.
+    Undecided,
+    Decided,
+}
+
+/// Splits a byte stream into lines; see the [module docs](self).
+///
+/// ```
+/// use mcp_sansio::framing::{LineError, LineFramer};
+/// let mut buf = [0u8; 16];
+/// let mut framer = LineFramer::new(&mut buf);
+/// let mut lines = Vec::new();
+/// for chunk in [&b"\xEF\xBB\xBF{\"a\":"[..], b"1}\r\n\n{}\n", b"0123456789abcdefXYZ\n[]"] {
+///     let mut chunk = chunk;
+///     while !chunk.is_empty() {
+///         let n = framer.feed(chunk);
+///         chunk = &chunk[n..];
+///         while let Some(line) = framer.next_line() {
+///             lines.push(line.map(|l| l.to_vec()));
+///         }
+///     }
+/// }
+/// framer.close();
+/// while let Some(line) = framer.next_line() {
+///     lines.push(line.map(|l| l.to_vec()));
+/// }
+/// assert_eq!(lines, [
+///     Ok(b"{\"a\":1}".to_vec()),
+///     Ok(b"{}".to_vec()),
+///     Err(LineError::TooLong { len: 19 }),
+///     Err(LineError::Unterminated { len: 2 }),
+/// ]);
+/// ```
+pub struct LineFramer<'b> {
+    buf: &'b mut [u8],
+    /// Start of the bytes not yet delivered.
+    head: usize,
+    /// End of the bytes received.
+    tail: usize,
+    /// `buf[head..scanned]` holds no newline.
+    scanned: usize,
+    /// While discarding an oversized line: the bytes of it seen so far.
+    skipping: Option<usize>,
+    /// Whether the last byte discarded while skipping was a CR (a CRLF may be split
+    /// across a discard).
+    skip_ends_in_cr: bool,
+    bom: Bom,
+    eof: bool,
+    /// The end-of-input report has been made (or there was nothing to report).
+    eof_done: bool,
+}
+
+impl fmt::Debug for LineFramer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LineFramer")
+            .field("buffered", &(self.tail - self.head))
+            .field("capacity", &self.buf.len())
+            .field("skipping", &self.skipping)
+            .field("eof", &self.eof)
+            .finish()
+    }
+}
+
+impl<'b> LineFramer<'b> {
+    /// A framer over `buf`. A line, its newline included, must fit in `buf`.
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        Self {
+            buf,
+            head: 0,
+            tail: 0,
+            scanned: 0,
+            skipping: None,
+            skip_ends_in_cr: false,
+            bom: Bom::Undecided,
+            eof: false,
+            eof_done: false,
+        }
+    }
+
+    /// The buffer's size: the longest acceptable line plus one.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes received and not yet delivered.
+    pub fn buffered(&self) -> usize {
+        self.tail - self.head
+    }
+
+    /// Whether [`close`](Self::close) has been called.
+    pub fn is_closed(&self) -> bool {
+        self.eof
+    }
+
+    /// Free space to read into directly (then call [`commit`](Self::commit)): the
+    /// zero-copy alternative to [`feed`](Self::feed).
+    ///
+    /// Empty only when complete lines are waiting: drain [`next_line`](Self::next_line)
+    /// first. When the partial line left in the buffer fills it, the line is too long and
+    /// the framer starts skipping it here, so room is always made.
+    pub fn spare(&mut self) -> &mut [u8] {
+        if self.head > 0 && (self.tail == self.buf.len() || self.head == self.tail) {
+            self.compact();
+        }
+        if self.head == 0 && self.tail == self.buf.len() && self.skipping.is_none() {
+            // Full. If a newline is in there, lines are waiting to be drained; if not,
+            // the current line cannot fit and is skipped from here on.
+            self.decide_bom_when_full();
+            if self.find_newline().is_none() {
+                self.skipping = Some(self.tail - self.head);
+                self.skip_ends_in_cr = self.tail > self.head && self.buf[self.tail - 1] == b'\r';
+                self.head = 0;
+                self.tail = 0;
+                self.scanned = 0;
+            }
+        }
+        &mut self.buf[self.tail..]
+    }
+
+    /// Marks `n` bytes of [`spare`](Self::spare) as received.
+    pub fn commit(&mut self, n: usize) {
+        self.tail = (self.tail + n).min(self.buf.len());
+    }
+
+    /// Copies as much of `data` as fits; returns how many bytes were taken. Returns 0
+    /// only if `data` is empty or complete lines are waiting in
+    /// [`next_line`](Self::next_line).
+    pub fn feed(&mut self, data: &[u8]) -> usize {
+        if self.eof {
+            return 0;
+        }
+        let spare = self.spare();
+        let n = spare.len().min(data.len());
+        spare[..n].copy_from_slice(&data[..n]);
+        self.commit(n);
+        n
+    }
+
+    /// Marks the end of the stream. A partial line still buffered is then reported by
+    /// [`next_line`](Self::next_line) as [`LineError::Unterminated`].
+    pub fn close(&mut self) {
+        self.eof = true;
+    }
+
+    fn compact(&mut self) {
+        self.buf.copy_within(self.head..self.tail, 0);
+        self.tail -= self.head;
+        self.scanned -= self.head;
+        self.head = 0;
+    }
+
+    /// A full buffer must not wait for more bytes to decide the BOM (only possible when
+    /// the buffer is smaller than the BOM itself).
+    fn decide_bom_when_full(&mut self) {
+        if !self.decide_bom() {
+            self.bom = Bom::Decided;
+        }
+    }
+
+    /// Decides whether the stream starts with a BOM, once enough bytes are here.
+    /// Returns `false` while undecidable (a strict prefix of the BOM and more may come).
+    fn decide_bom(&mut self) -> bool {
+        if self.bom == Bom::Decided {
+            return true;
+        }
+        let have = &self.buf[self.head..self.tail];
+        let n = have.len().min(3);
+        if have[..n] != BOM[..n] {
+            self.bom = Bom::Decided;
+            return true;
+        }
+        if n == 3 {
+            self.head += 3;
+            self.scanned = self.scanned.max(self.head);
+            self.bom = Bom::Decided;
+            return true;
+        }
+        if self.eof {
+            self.bom = Bom::Decided;
+            return true;
+        }
+        false
+    }
+
+    /// The next complete line, or an error for a line that could not be delivered.
+    /// `None` means more input is needed (or, after [`close`](Self::close), the end).
+    #[allow(clippy::should_implement_trait)] // the item borrows the framer: not an Iterator
+    pub fn next_line(&mut self) -> Option<Result<&[u8], LineError>> {
+        loop {
+            if let Some(seen) = self.skipping {
+                match self.find_newline() {
+                    Some(nl) => {
+                        let mut len = seen + (nl - self.head);
+                        let cr = if nl > self.head { self.buf[nl - 1] == b'\r' } else { self.skip_ends_in_cr };
+                        if cr {
+                            len -= 1;
+                        }
+                        self.head = nl + 1;
+                        self.scanned = self.head;
+                        self.skipping = None;
+                        self.bom = Bom::Decided;
+                        return Some(Err(LineError::TooLong { len }));
+                    }
+                    None => {
+                        let seen = seen + (self.tail - self.head);
+                        if self.tail > self.head {
+                            self.skip_ends_in_cr = self.buf[self.tail - 1] == b'\r';
+                        }
+                        self.head = 0;
+                        self.tail = 0;
+                        self.scanned = 0;
+                        self.skipping = Some(seen);
+                        if self.eof && !self.eof_done {
+                            self.eof_done = true;
+                            self.skipping = None;
+                            return Some(Err(LineError::TooLong { len: seen }));
+                        }
+                        return None;
+                    }
+                }
+            }
+            if self.head == self.tail && !self.eof {
+                return None;
+            }
+            if !self.decide_bom() {
+                return None;
+            }
+            match self.find_newline() {
+                Some(nl) => {
+                    let start = self.head;
+                    self.head = nl + 1;
+                    self.scanned = self.head;
+                    let mut end = nl;
+                    if end > start && self.buf[end - 1] == b'\r' {
+                        end -= 1;
+                    }
+                    let line = &self.buf[start..end];
+                    if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                        continue;
+                    }
+                    return Some(Ok(&self.buf[start..end]));
+                }
+                None => {
+                    if self.eof && !self.eof_done {
+                        self.eof_done = true;
+                        let rest = &self.buf[self.head..self.tail];
+                        self.head = self.tail;
+                        if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                            return None;
+                        }
+                        return Some(Err(LineError::Unterminated { len: rest.len() }));
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+
+    fn find_newline(&mut self) -> Option<usize> {
+        let from = self.scanned.max(self.head);
+        match self.buf[from..self.tail].iter().position(|&b| b == b'\n') {
+            Some(i) => Some(from + i),
+            None => {
+                self.scanned = self.tail;
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    type Event = Result<Vec<u8>, LineError>;
+
+    fn run(cap: usize, chunks: &[&[u8]], close: bool) -> Vec<Event> {
+        let mut buf = std::vec![0u8; cap];
+        let mut f = LineFramer::new(&mut buf);
+        let mut out = Vec::new();
+        for chunk in chunks {
+            let mut chunk = *chunk;
+            while !chunk.is_empty() {
+                let n = f.feed(chunk);
+                chunk = &chunk[n..];
+                while let Some(l) = f.next_line() {
+                    out.push(l.map(<[u8]>::to_vec));
+                }
+            }
+        }
+        if close {
+            f.close();
+            while let Some(l) = f.next_line() {
+                out.push(l.map(<[u8]>::to_vec));
+            }
+        }
+        out
+    }
+
+    fn ok(s: &[u8]) -> Event {
+        Ok(s.to_vec())
+    }
+
+    #[test]
+    fn strips_cr_bom_and_blank_lines() {
+        let evs = run(64, &[b"\xEF\xBB\xBF{}\r\n\r\n  \n\t\r\n[1]\n"], true);
+        assert_eq!(evs, [ok(b"{}"), ok(b"[1]")]);
+        // A BOM later in the stream is data, not skipped.
+        let evs = run(64, &[b"{}\n\xEF\xBB\xBF{}\n"], true);
+        assert_eq!(evs, [ok(b"{}"), ok(b"\xEF\xBB\xBF{}")]);
+    }
+
+    #[test]
+    fn bom_prefix_that_is_not_a_bom_is_kept() {
+        assert_eq!(run(64, &[b"\xEF", b"\xBBx\n"], true), [ok(b"\xEF\xBBx")]);
+        assert_eq!(run(64, &[b"\xEF\xBB"], true), [Err(LineError::Unterminated { len: 2 })]);
+    }
+
+    #[test]
+    fn exact_fit_and_one_over() {
+        // Capacity 4: a 3-byte line plus its newline fits; a 4-byte line does not.
+        assert_eq!(run(4, &[b"abc\nabcd\nxy\n"], true), [ok(b"abc"), Err(LineError::TooLong { len: 4 }), ok(b"xy")]);
+        assert_eq!(run(4, &[b"abcdefghij\r\nok\n"], true), [Err(LineError::TooLong { len: 10 }), ok(b"ok")]);
+    }
+
+    #[test]
+    fn eof_reports() {
+        assert_eq!(run(8, &[b"{}\n{"], true), [ok(b"{}"), Err(LineError::Unterminated { len: 1 })]);
+        assert_eq!(run(4, &[b"abcdefg"], true), [Err(LineError::TooLong { len: 7 })]);
+        assert_eq!(run(8, &[b"{}\n  "], true), [ok(b"{}")]);
+        assert_eq!(run(8, &[b"{}\n{"], false), [ok(b"{}")]);
+    }
+
+    #[test]
+    fn every_split_of_a_tricky_stream_gives_the_same_events() {
+        let stream: &[u8] =
+            b"\xEF\xBB\xBF{\"a\":\"\xE2\x82\xAC\"}\r\n\n0123456789ABCDEFGHIJ\r\nok\r\n\xF0\x9F\x98\x80\ntail";
+        let want = run(12, &[stream], true);
+        assert_eq!(want.len(), 5);
+        for i in 0..=stream.len() {
+            for j in i..=stream.len() {
+                assert_eq!(run(12, &[&stream[..i], &stream[i..j], &stream[j..]], true), want, "split {i} {j}");
+            }
+        }
+        let bytes: Vec<&[u8]> = stream.chunks(1).collect();
+        assert_eq!(run(12, &bytes, true), want);
+    }
+
+    #[test]
+    fn zero_copy_path() {
+        let mut buf = [0u8; 8];
+        let mut f = LineFramer::new(&mut buf);
+        let spare = f.spare();
+        spare[..3].copy_from_slice(b"{}\n");
+        f.commit(3);
+        assert_eq!(f.next_line(), Some(Ok(&b"{}"[..])));
+        assert_eq!(f.next_line(), None);
+        assert_eq!(f.spare().len(), 8);
+    }
+}

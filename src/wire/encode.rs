@@ -1,0 +1,495 @@
+//! Writing JSON-RPC messages into a caller-provided buffer.
+//!
+//! A [`FrameWriter`] appends whole frames to a byte slice. A frame either fits completely
+//! or is not written: on [`EncodeError::BufferTooSmall`] the writer's length and every byte
+//! of its content are exactly as before, and the error says how many bytes the frame needs,
+//! so the caller can flush or grow and try again. Bytes past [`FrameWriter::len`] are the
+//! writer's scratch space and hold nothing meaningful.
+//!
+//! Frames never contain a raw newline (strings are escaped, raw JSON has its line breaks
+//! turned into spaces), so newline-terminated output is valid stdio framing as it stands.
+
+use core::fmt;
+use core::ops::Range;
+
+use serde::Serialize;
+
+use super::codes::ErrorCode;
+use super::id::RequestIdRef;
+use super::raw::RawJson;
+use super::ser::{Out, SerializeError, to_out};
+
+/// Pass as `params` for a message without params: `w.request(id, "ping", NO_PARAMS)`.
+pub const NO_PARAMS: Option<&RawJson<'static>> = None;
+
+/// The `id` of an error response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ErrorId<'a> {
+    /// The id of the request that failed.
+    Id(RequestIdRef<'a>),
+    /// `"id": null`: JSON-RPC 2.0's form for "the request id could not be read", and what
+    /// protocol versions up to 2025-06-18 expect.
+    Null,
+    /// No `id` member: the 2025-11-25 schema's form for the same thing.
+    Omitted,
+}
+
+impl<'a> From<RequestIdRef<'a>> for ErrorId<'a> {
+    fn from(id: RequestIdRef<'a>) -> Self {
+        ErrorId::Id(id)
+    }
+}
+
+impl<'a> From<Option<RequestIdRef<'a>>> for ErrorId<'a> {
+    /// `None` becomes [`ErrorId::Null`].
+    fn from(id: Option<RequestIdRef<'a>>) -> Self {
+        id.map_or(ErrorId::Null, ErrorId::Id)
+    }
+}
+
+/// Why a frame was not written. In every case nothing was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The frame needs `needed` bytes (its terminator included) and only `available` are free.
+    BufferTooSmall {
+        /// Bytes the frame needs.
+        needed: usize,
+        /// Bytes free in the buffer.
+        available: usize,
+    },
+    /// `params` or `result` did not serialize to a JSON object, which MCP requires.
+    NotAnObject,
+    /// The value could not be serialized.
+    Serialize(SerializeError),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::BufferTooSmall { needed, available } => {
+                write!(f, "buffer too small: frame needs {needed} bytes, {available} free; nothing was written")
+            }
+            Self::NotAnObject => f.write_str("params and results must serialize to a JSON object"),
+            Self::Serialize(e) => write!(f, "cannot serialize: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {}
+
+impl From<SerializeError> for EncodeError {
+    fn from(e: SerializeError) -> Self {
+        EncodeError::Serialize(e)
+    }
+}
+
+/// Appends JSON-RPC frames to a caller-provided buffer.
+///
+/// ```
+/// use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, RequestId, NO_PARAMS};
+/// let mut buf = [0u8; 256];
+/// let mut w = FrameWriter::new(&mut buf);
+/// let id = RequestId::from_u64(1);
+/// w.request(id.as_ref(), "ping", NO_PARAMS).unwrap();
+/// w.error(ErrorId::Null, ErrorCode::PARSE_ERROR, "Parse error").unwrap();
+/// assert_eq!(
+///     w.as_bytes(),
+///     b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\
+///       {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n"
+/// );
+///
+/// let mut small = [0u8; 16];
+/// let mut w = FrameWriter::new(&mut small);
+/// let err = w.request(id.as_ref(), "ping", NO_PARAMS).unwrap_err();
+/// assert_eq!(err.to_string(), "buffer too small: frame needs 41 bytes, 16 free; nothing was written");
+/// assert!(w.is_empty());
+/// ```
+pub struct FrameWriter<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+    newline: bool,
+}
+
+impl fmt::Debug for FrameWriter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FrameWriter").field("len", &self.len).field("capacity", &self.buf.len()).finish()
+    }
+}
+
+const JSONRPC: &[u8] = b"{\"jsonrpc\":\"2.0\"";
+
+impl<'b> FrameWriter<'b> {
+    /// A writer that ends every frame with `\n` (stdio framing).
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        Self { buf, len: 0, newline: true }
+    }
+
+    /// A writer that puts nothing between frames (one frame per HTTP body or SSE event).
+    pub fn unterminated(buf: &'b mut [u8]) -> Self {
+        Self { buf, len: 0, newline: false }
+    }
+
+    /// Bytes written so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing is written.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The buffer's size.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes still free.
+    pub fn available(&self) -> usize {
+        self.buf.len() - self.len
+    }
+
+    /// Everything written so far.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// Forgets everything written.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Drops the first `n` written bytes (for example after a partial write to a socket),
+    /// moving the rest to the front.
+    pub fn consume(&mut self, n: usize) {
+        let n = n.min(self.len);
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
+    }
+
+    /// Appends one frame produced by `body`, or nothing.
+    fn frame(
+        &mut self,
+        body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Range<usize>, EncodeError> {
+        let start = self.len;
+        let mut out = Out::at(self.buf, start);
+        body(&mut out)?;
+        if self.newline {
+            out.byte(b'\n');
+        }
+        if out.overflowed() {
+            return Err(EncodeError::BufferTooSmall { needed: out.len() - start, available: self.buf.len() - start });
+        }
+        self.len = out.len();
+        Ok(start..self.len)
+    }
+
+    /// A request: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
+    pub fn request<P: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            method_and_params(out, method, params)
+        })
+    }
+
+    /// A notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
+    pub fn notification<P: Serialize + ?Sized>(
+        &mut self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| {
+            out.put(JSONRPC);
+            method_and_params(out, method, params)
+        })
+    }
+
+    /// A result response; `result` must serialize to an object.
+    pub fn result<R: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        result: &R,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| result_body(out, id, result))
+    }
+
+    /// An error response without `data`.
+    pub fn error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| error_body(out, id, code, message, None::<&RawJson<'_>>))
+    }
+
+    /// An error response with `data`.
+    pub fn error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        id: ErrorId<'_>,
+        code: ErrorCode,
+        message: &str,
+        data: &D,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| error_body(out, id, code, message, Some(data)))
+    }
+
+    /// Any JSON value as one frame.
+    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<Range<usize>, EncodeError> {
+        self.frame(|out| to_out(out, value).map_err(EncodeError::from))
+    }
+
+    /// Starts a batch response (protocol 2025-03-26): responses added to the returned
+    /// writer become one JSON array frame when it is finished.
+    pub fn batch(&mut self) -> BatchWriter<'_, 'b> {
+        let start = self.len;
+        BatchWriter { writer: self, start, end: start, finished: false }
+    }
+}
+
+fn method_and_params<P: Serialize + ?Sized>(
+    out: &mut Out<'_>,
+    method: &str,
+    params: Option<&P>,
+) -> Result<(), EncodeError> {
+    out.put(b",\"method\":");
+    out.escaped_str(method);
+    if let Some(params) = params {
+        out.put(b",\"params\":");
+        object(out, params)?;
+    }
+    out.byte(b'}');
+    Ok(())
+}
+
+fn result_body<R: Serialize + ?Sized>(out: &mut Out<'_>, id: RequestIdRef<'_>, result: &R) -> Result<(), EncodeError> {
+    out.put(JSONRPC);
+    out.put(b",\"id\":");
+    out.raw_json(id.as_token());
+    out.put(b",\"result\":");
+    object(out, result)?;
+    out.byte(b'}');
+    Ok(())
+}
+
+fn error_body<D: Serialize + ?Sized>(
+    out: &mut Out<'_>,
+    id: ErrorId<'_>,
+    code: ErrorCode,
+    message: &str,
+    data: Option<&D>,
+) -> Result<(), EncodeError> {
+    out.put(JSONRPC);
+    match id {
+        ErrorId::Id(id) => {
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+        }
+        ErrorId::Null => out.put(b",\"id\":null"),
+        ErrorId::Omitted => {}
+    }
+    out.put(b",\"error\":{\"code\":");
+    out.i64(code.0.into());
+    out.put(b",\"message\":");
+    out.escaped_str(message);
+    if let Some(data) = data {
+        out.put(b",\"data\":");
+        to_out(out, data)?;
+    }
+    out.put(b"}}");
+    Ok(())
+}
+
+/// Serializes a value that must be a JSON object.
+fn object<T: Serialize + ?Sized>(out: &mut Out<'_>, value: &T) -> Result<(), EncodeError> {
+    out.watch_next();
+    to_out(out, value)?;
+    if out.watched() != Some(b'{') {
+        return Err(EncodeError::NotAnObject);
+    }
+    Ok(())
+}
+
+/// Builds one batch response frame; see [`FrameWriter::batch`].
+///
+/// Dropping it without [`finish`](Self::finish) discards the whole batch.
+pub struct BatchWriter<'w, 'b> {
+    writer: &'w mut FrameWriter<'b>,
+    start: usize,
+    end: usize,
+    finished: bool,
+}
+
+impl BatchWriter<'_, '_> {
+    /// Responses added so far.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+
+    fn element(&mut self, body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>) -> Result<(), EncodeError> {
+        let buf = &mut *self.writer.buf;
+        let capacity = buf.len();
+        let mut out = Out::at(buf, self.end);
+        out.byte(if self.end == self.start { b'[' } else { b',' });
+        body(&mut out)?;
+        // Room for the closing bracket and terminator must remain, or finish could fail.
+        let tail = 1 + usize::from(self.writer.newline);
+        if out.overflowed() || out.len() + tail > capacity {
+            return Err(EncodeError::BufferTooSmall {
+                needed: out.len() + tail - self.end,
+                available: capacity - self.end,
+            });
+        }
+        self.end = out.len();
+        Ok(())
+    }
+
+    /// Adds a result response.
+    pub fn result<R: Serialize + ?Sized>(&mut self, id: RequestIdRef<'_>, result: &R) -> Result<(), EncodeError> {
+        self.element(|out| result_body(out, id, result))
+    }
+
+    /// Adds an error response.
+    pub fn error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> Result<(), EncodeError> {
+        self.element(|out| error_body(out, id, code, message, None::<&RawJson<'_>>))
+    }
+
+    /// Adds an error response with `data`.
+    pub fn error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        id: ErrorId<'_>,
+        code: ErrorCode,
+        message: &str,
+        data: &D,
+    ) -> Result<(), EncodeError> {
+        self.element(|out| error_body(out, id, code, message, Some(data)))
+    }
+
+    /// Closes the array and commits the frame. A batch with no responses (all of its
+    /// elements were notifications) writes nothing and returns `None`, as JSON-RPC asks.
+    pub fn finish(mut self) -> Option<Range<usize>> {
+        self.finished = true;
+        if self.is_empty() {
+            return None;
+        }
+        let buf = &mut *self.writer.buf;
+        // `element` reserved room for these bytes.
+        buf[self.end] = b']';
+        self.end += 1;
+        if self.writer.newline {
+            buf[self.end] = b'\n';
+            self.end += 1;
+        }
+        self.writer.len = self.end;
+        Some(self.start..self.end)
+    }
+}
+
+impl Drop for BatchWriter<'_, '_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.writer.len = self.start;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::RequestId;
+
+    #[test]
+    fn every_frame_kind() {
+        let mut buf = [0u8; 512];
+        let mut w = FrameWriter::new(&mut buf);
+        let id = RequestId::string("a\"b").unwrap();
+        w.request(id.as_ref(), "tools/call", Some(&RawJson::parse(br#"{"name":"x"}"#).unwrap())).unwrap();
+        w.notification("notifications/initialized", NO_PARAMS).unwrap();
+        w.result(RequestId::from_u64(3).as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
+        w.error_with_data(ErrorId::Omitted, ErrorCode::INVALID_PARAMS, "bad \"x\"", &[1, 2]).unwrap();
+        let text = core::str::from_utf8(w.as_bytes()).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                r#"{"jsonrpc":"2.0","id":"a\"b","method":"tools/call","params":{"name":"x"}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"bad \"x\"","data":[1,2]}}"#,
+                "\n",
+            )
+        );
+    }
+
+    #[test]
+    fn too_small_changes_nothing_and_reports_the_exact_need() {
+        let id = RequestId::from_u64(42);
+        let mut big = [0u8; 256];
+        let mut w = FrameWriter::new(&mut big);
+        let frame_len = w.result(id.as_ref(), &("x", 1).map_object()).unwrap().len();
+        for cap in 0..frame_len {
+            let mut buf = std::vec![0u8; cap + 10];
+            let mut w = FrameWriter::new(&mut buf);
+            w.notification("n", NO_PARAMS).unwrap_or(0..0);
+            let before = w.as_bytes().to_vec();
+            let free = w.available();
+            if free >= frame_len {
+                continue;
+            }
+            let err = w.result(id.as_ref(), &("x", 1).map_object()).unwrap_err();
+            assert_eq!(err, EncodeError::BufferTooSmall { needed: frame_len, available: free });
+            assert_eq!(w.as_bytes(), &before[..]);
+        }
+    }
+
+    #[test]
+    fn params_and_results_must_be_objects() {
+        let mut buf = [0u8; 64];
+        let mut w = FrameWriter::new(&mut buf);
+        assert_eq!(w.request(RequestId::from_u64(1).as_ref(), "m", Some(&[1])), Err(EncodeError::NotAnObject));
+        assert_eq!(w.result(RequestId::from_u64(1).as_ref(), &5), Err(EncodeError::NotAnObject));
+        // Also when the value is too big to fit: the kind is known without storing it.
+        let mut tiny = [0u8; 40];
+        let mut w = FrameWriter::new(&mut tiny);
+        assert_eq!(w.result(RequestId::from_u64(1).as_ref(), &[0u8; 32]), Err(EncodeError::NotAnObject));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn batches() {
+        let mut buf = [0u8; 256];
+        let mut w = FrameWriter::new(&mut buf);
+        let mut b = w.batch();
+        b.result(RequestId::from_u64(1).as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
+        b.error(ErrorId::Null, ErrorCode::INVALID_REQUEST, "x").unwrap();
+        b.finish().unwrap();
+        assert_eq!(
+            w.as_bytes(),
+            &b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}]\n"[..]
+        );
+        let len = w.len();
+        assert!(w.batch().finish().is_none());
+        {
+            let mut b = w.batch();
+            b.result(RequestId::from_u64(2).as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
+        } // dropped unfinished: discarded
+        assert_eq!(w.len(), len);
+    }
+
+    trait MapObject {
+        fn map_object(self) -> std::collections::BTreeMap<&'static str, i32>;
+    }
+    impl MapObject for (&'static str, i32) {
+        fn map_object(self) -> std::collections::BTreeMap<&'static str, i32> {
+            [(self.0, self.1)].into_iter().collect()
+        }
+    }
+}

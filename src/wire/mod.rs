@@ -1,0 +1,38 @@
+//! The wire layer: JSON-RPC 2.0, as MCP restricts it, from bytes to spans and back.
+//!
+//! Stateless and allocation-free. A frame (one stdio line, one HTTP body, one SSE event)
+//! goes in; a classified [`Message`] comes out whose parts are borrowed spans of the
+//! frame, validated strictly in one pass and decoded only when asked. Going the other
+//! way, [`FrameWriter`] writes messages into a caller's buffer.
+//!
+//! | piece | job |
+//! |---|---|
+//! | [`validate`] / `scan` | RFC 8259 validation with byte offsets, depth-capped, no recursion |
+//! | [`Message`], [`Frame`] | classify request / notification / result / error, or name the broken [`Rule`] |
+//! | [`RawJson`] | a validated value: member lookup, typed decoding through serde-json-core |
+//! | [`JsonStr`] | a string as sent, unescaped on demand (surrogate pairs included) |
+//! | [`RequestIdRef`], [`RequestId`] | ids kept as their wire token, compared by meaning |
+//! | [`FrameWriter`] | encoding with exact "buffer too small: need N" errors and no partial writes |
+//! | [`ErrorCode`] | JSON-RPC and MCP error codes |
+
+mod codes;
+mod encode;
+mod envelope;
+mod id;
+mod navigate;
+mod raw;
+mod scan;
+mod ser;
+mod string;
+
+pub use codes::ErrorCode;
+pub use encode::{BatchWriter, EncodeError, ErrorId, FrameWriter, NO_PARAMS};
+pub use envelope::{
+    Batch, BatchIter, EnvelopeError, ErrorObject, ErrorResponse, Frame, Member, Message, MessageKind, Notification,
+    ParseOptions, Request, Response, Rule, Shape,
+};
+pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
+pub use raw::{ArrayElements, DecodeError, JsonKind, ObjectMembers, RawJson};
+pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
+pub use ser::SerializeError;
+pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};

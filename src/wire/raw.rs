@@ -1,0 +1,327 @@
+//! [`RawJson`]: a validated JSON value borrowed from a frame, decoded only when asked.
+
+use core::fmt;
+
+use serde::Deserialize;
+
+use super::navigate::{self, Elements, Members};
+use super::scan::{ScanConfig, ScanError, Scanner};
+use super::string::JsonStr;
+
+/// The type of a JSON value, read from its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum JsonKind {
+    /// `{…}`
+    Object,
+    /// `[…]`
+    Array,
+    /// `"…"`
+    String,
+    /// `-1.5e3`
+    Number,
+    /// `true` or `false`
+    Bool,
+    /// `null`
+    Null,
+}
+
+/// A JSON value that has passed strict validation, borrowed from the input.
+///
+/// Nothing is decoded until it is needed: [`get`](Self::get) finds a member by name,
+/// [`decode`](Self::decode) runs serde-json-core on just this span, and the value can be
+/// written back out verbatim by this crate's encoder.
+///
+/// ```
+/// use mcp_sansio::wire::RawJson;
+/// #[derive(serde::Deserialize)]
+/// struct Args { a: i32, b: i32 }
+/// let params = RawJson::parse(br#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
+/// let args: Args = params.get("arguments").unwrap().decode().unwrap();
+/// assert_eq!(args.a + args.b, 5);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct RawJson<'a> {
+    bytes: &'a [u8],
+}
+
+/// Why typed decoding of a [`RawJson`] failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DecodeError(pub serde_json_core::de::Error);
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot decode JSON value: {}", self.0)
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+impl<'a> RawJson<'a> {
+    /// Validates `text` as one JSON value (whitespace around it is allowed and dropped).
+    pub fn parse(text: &'a [u8]) -> Result<Self, ScanError> {
+        Self::parse_with(text, ScanConfig::default())
+    }
+
+    /// [`parse`](Self::parse) with an explicit depth cap.
+    pub fn parse_with(text: &'a [u8], config: ScanConfig) -> Result<Self, ScanError> {
+        let (start, end) = Scanner::new(text).document(config.depth())?;
+        Ok(Self { bytes: &text[start..end] })
+    }
+
+    /// The empty object `{}`.
+    pub const EMPTY_OBJECT: RawJson<'static> = RawJson { bytes: b"{}" };
+
+    /// JSON `null`.
+    pub const NULL: RawJson<'static> = RawJson { bytes: b"null" };
+
+    /// Wraps bytes that the scanner has already validated as exactly one value.
+    pub(crate) fn from_validated(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// The value's text, exactly as received, without surrounding whitespace.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The value's text as `&str` (validated JSON is always UTF-8).
+    pub fn as_text(&self) -> &'a str {
+        core::str::from_utf8(self.bytes).unwrap_or_default()
+    }
+
+    /// The value's type.
+    pub fn kind(&self) -> JsonKind {
+        match self.bytes.first() {
+            Some(b'{') => JsonKind::Object,
+            Some(b'[') => JsonKind::Array,
+            Some(b'"') => JsonKind::String,
+            Some(b't' | b'f') => JsonKind::Bool,
+            Some(b'n') => JsonKind::Null,
+            _ => JsonKind::Number,
+        }
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        self.kind() == JsonKind::Object
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        self.kind() == JsonKind::Null
+    }
+
+    /// The first member named `name` (compared after unescaping), if this is an object.
+    pub fn get(&self, name: &str) -> Option<RawJson<'a>> {
+        self.members().find(|(k, _)| k.eq_str(name)).map(|(_, v)| v)
+    }
+
+    /// The members of an object, in order; empty for other kinds.
+    pub fn members(&self) -> ObjectMembers<'a> {
+        ObjectMembers { bytes: self.bytes, inner: Members::new(self.bytes) }
+    }
+
+    /// The elements of an array, in order; empty for other kinds.
+    pub fn elements(&self) -> ArrayElements<'a> {
+        ArrayElements { bytes: self.bytes, inner: Elements::new(self.bytes) }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<JsonStr<'a>> {
+        if self.kind() != JsonKind::String {
+            return None;
+        }
+        let (span, _) = navigate::string(self.bytes, 0);
+        Some(JsonStr::from_span(self.bytes, span))
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.bytes {
+            b"true" => Some(true),
+            b"false" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The number as `i64`, if it is an integer (no fraction or exponent) in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        parse_i64(self.bytes)
+    }
+
+    /// The number as `u64`, if it is a non-negative integer in range.
+    pub fn as_u64(&self) -> Option<u64> {
+        parse_u64(self.bytes)
+    }
+
+    /// The number as `f64` (integers included), if this is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        if self.kind() != JsonKind::Number {
+            return None;
+        }
+        core::str::from_utf8(self.bytes).ok()?.parse().ok()
+    }
+
+    /// Decodes the value with serde-json-core.
+    ///
+    /// Borrowed `&str` fields keep their escapes with this method (a serde-json-core
+    /// property); use [`JsonStr`] for text, or [`decode_with`](Self::decode_with) with owned
+    /// `heapless::String` fields.
+    pub fn decode<T: Deserialize<'a>>(&self) -> Result<T, DecodeError> {
+        serde_json_core::from_slice(self.bytes).map(|(v, _)| v).map_err(DecodeError)
+    }
+
+    /// Decodes with serde-json-core, unescaping owned string fields through `scratch`.
+    pub fn decode_with<T: Deserialize<'a>>(&self, scratch: &mut [u8]) -> Result<T, DecodeError> {
+        serde_json_core::from_slice_escaped(self.bytes, scratch).map(|(v, _)| v).map_err(DecodeError)
+    }
+}
+
+pub(crate) fn parse_u64(bytes: &[u8]) -> Option<u64> {
+    if bytes.is_empty() || bytes.len() > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add((b - b'0') as u64)?;
+    }
+    Some(v)
+}
+
+pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
+    match bytes.split_first() {
+        Some((b'-', digits)) => {
+            let magnitude = parse_u64(digits)?;
+            if magnitude == 1 << 63 { Some(i64::MIN) } else { i64::try_from(magnitude).ok().map(|m| -m) }
+        }
+        _ => parse_u64(bytes).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+impl fmt::Debug for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_text())
+    }
+}
+
+impl fmt::Display for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_text())
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for RawJson<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.as_text())
+    }
+}
+
+/// The token under which raw JSON travels through serde's data model.
+///
+/// It is serde_json's own `RawValue` token, so a [`RawJson`] serialized with serde_json
+/// (with its `raw_value` feature on) is also written verbatim; this crate's encoder
+/// recognises the same token.
+pub(crate) const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+impl serde::Serialize for RawJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct(RAW_TOKEN, 1)?;
+        st.serialize_field(RAW_TOKEN, self.as_text())?;
+        st.end()
+    }
+}
+
+/// Iterator over an object's members: `(name, value)`.
+#[derive(Clone)]
+pub struct ObjectMembers<'a> {
+    bytes: &'a [u8],
+    inner: Members<'a>,
+}
+
+impl<'a> Iterator for ObjectMembers<'a> {
+    type Item = (JsonStr<'a>, RawJson<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (name, start, end) = self.inner.next()?;
+        let value = RawJson::from_validated(self.bytes.get(start..end)?);
+        Some((JsonStr::from_span(self.bytes, name), value))
+    }
+}
+
+/// Iterator over an array's elements.
+#[derive(Clone)]
+pub struct ArrayElements<'a> {
+    bytes: &'a [u8],
+    inner: Elements<'a>,
+}
+
+impl<'a> Iterator for ArrayElements<'a> {
+    type Item = RawJson<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (start, end) = self.inner.next()?;
+        Some(RawJson::from_validated(self.bytes.get(start..end)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_lookup_finds_nested_spans_verbatim() {
+        let v = RawJson::parse(br#" {"a" : 1, "x\u0079": {"x":[1,2,{"y":"}\"]"}]}, "n": null } "#).unwrap();
+        assert_eq!(v.get("xy").unwrap().as_bytes(), br#"{"x":[1,2,{"y":"}\"]"}]}"#);
+        assert_eq!(v.get("a").unwrap().as_i64(), Some(1));
+        assert!(v.get("n").unwrap().is_null());
+        assert!(v.get("missing").is_none());
+        let names: heapless::Vec<_, 4> = v.members().map(|(k, _)| k.unescaped_len()).collect();
+        assert_eq!(&names[..], &[1, 2, 1]);
+    }
+
+    #[test]
+    fn elements_and_scalars() {
+        let v = RawJson::parse(b"[ 1 , -2.5e1 ,\"s\", true, [ ], {}]").unwrap();
+        let mut it = v.elements();
+        assert_eq!(it.next().unwrap().as_u64(), Some(1));
+        assert_eq!(it.next().unwrap().as_f64(), Some(-25.0));
+        assert!(it.next().unwrap().as_str().unwrap().eq_str("s"));
+        assert_eq!(it.next().unwrap().as_bool(), Some(true));
+        assert_eq!(it.next().unwrap().kind(), JsonKind::Array);
+        assert_eq!(it.next().unwrap().kind(), JsonKind::Object);
+        assert!(it.next().is_none());
+    }
+
+    #[test]
+    fn integer_conversions_are_exact() {
+        fn n(t: &[u8]) -> RawJson<'_> {
+            RawJson::parse(t).unwrap()
+        }
+        assert_eq!(n(b"-9223372036854775808").as_i64(), Some(i64::MIN));
+        assert_eq!(n(b"9223372036854775808").as_i64(), None);
+        assert_eq!(n(b"18446744073709551615").as_u64(), Some(u64::MAX));
+        assert_eq!(n(b"18446744073709551616").as_u64(), None);
+        assert_eq!(n(b"1.0").as_i64(), None);
+        assert_eq!(n(b"-0").as_i64(), Some(0));
+    }
+
+    #[test]
+    fn typed_decode_goes_through_serde_json_core() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct P {
+            n: u8,
+            s: heapless::String<8>,
+        }
+        let v = RawJson::parse(br#"{"s":"a\nb","n":7,"extra":[{}]}"#).unwrap();
+        let p: P = v.decode_with(&mut [0; 8]).unwrap();
+        assert_eq!(p, P { n: 7, s: "a\nb".try_into().unwrap() });
+        assert!(v.decode::<u8>().is_err());
+    }
+}

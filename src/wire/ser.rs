@@ -1,0 +1,793 @@
+//! A compact JSON serializer (a `serde::Serializer`) into a caller's byte slice.
+//!
+//! Why not serde-json-core's `to_slice`: when the buffer is too small it can only say
+//! `BufferFull`, not how much room the message needs, and its only way to pass raw JSON
+//! through is to hijack `serialize_bytes`, which breaks every genuine `&[u8]` field.
+//! This serializer keeps counting after the buffer is full, so a failure reports the exact
+//! size needed, and it writes [`RawJson`](super::RawJson) verbatim through serde_json's
+//! raw-value token. Its output is byte-for-byte what `serde_json::to_vec` writes for the
+//! same value (the tests compare them), and it never contains a raw newline.
+
+use core::fmt;
+
+use serde::ser::{self, Serialize};
+
+use super::raw::RAW_TOKEN;
+
+/// A write cursor over a byte slice that keeps counting past the end.
+///
+/// Bytes are written only while the whole write fits; once one write does not fit,
+/// nothing more is written but [`len`](Self::len) keeps growing, so it ends up as the
+/// exact size the output needed.
+pub(crate) struct Out<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+    full: bool,
+    /// An offset whose byte should be remembered even if it is never stored.
+    watch: usize,
+    watched: Option<u8>,
+}
+
+impl<'b> Out<'b> {
+    pub(crate) fn new(buf: &'b mut [u8]) -> Self {
+        Self { buf, len: 0, full: false, watch: usize::MAX, watched: None }
+    }
+
+    /// Starts writing at `offset` (bytes before it are left alone).
+    pub(crate) fn at(buf: &'b mut [u8], offset: usize) -> Self {
+        let full = offset > buf.len();
+        Self { buf, len: offset, full, watch: usize::MAX, watched: None }
+    }
+
+    /// Remembers the next byte written (stored or not), readable with [`watched`](Self::watched).
+    pub(crate) fn watch_next(&mut self) {
+        self.watch = self.len;
+        self.watched = None;
+    }
+
+    /// The byte written at the watched offset.
+    pub(crate) fn watched(&self) -> Option<u8> {
+        self.watched
+    }
+
+    /// Bytes written or, after an overflow, bytes that would have been written.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The written bytes, if everything fit.
+    pub(crate) fn written(&self) -> Option<&[u8]> {
+        if self.full { None } else { self.buf.get(..self.len) }
+    }
+
+    pub(crate) fn overflowed(&self) -> bool {
+        self.full
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if self.watch >= self.len && self.watch < end {
+            self.watched = Some(bytes[self.watch - self.len]);
+        }
+        if !self.full {
+            match self.buf.get_mut(self.len..end) {
+                Some(dst) => dst.copy_from_slice(bytes),
+                None => self.full = true,
+            }
+        }
+        self.len = end;
+    }
+
+    #[inline]
+    pub(crate) fn byte(&mut self, b: u8) {
+        self.put(&[b]);
+    }
+
+    /// Raw JSON, verbatim except that CR and LF (which valid JSON can only hold as
+    /// whitespace between tokens) become spaces, keeping every frame on one line.
+    pub(crate) fn raw_json(&mut self, json: &[u8]) {
+        let mut rest = json;
+        while let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            self.put(&rest[..i]);
+            self.byte(b' ');
+            rest = &rest[i + 1..];
+        }
+        self.put(rest);
+    }
+
+    /// A JSON string literal for `s`, escaped exactly as serde_json escapes it.
+    pub(crate) fn escaped_str(&mut self, s: &str) {
+        self.byte(b'"');
+        self.escaped_fragment(s);
+        self.byte(b'"');
+    }
+
+    /// The inside of a string literal for `s`, without quotes.
+    fn escaped_fragment(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut run = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let escape: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0x08 => b"\\b",
+                0x0C => b"\\f",
+                0x00..=0x1F => {
+                    self.put(&bytes[run..i]);
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    self.put(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
+                    run = i + 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            self.put(&bytes[run..i]);
+            self.put(escape);
+            run = i + 1;
+        }
+        self.put(&bytes[run..]);
+    }
+
+    pub(crate) fn u64(&mut self, v: u64) {
+        self.u128(v as u128);
+    }
+
+    pub(crate) fn i64(&mut self, v: i64) {
+        self.i128(v as i128);
+    }
+
+    fn u128(&mut self, mut v: u128) {
+        let mut digits = [0u8; 39];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.put(&digits[i..]);
+    }
+
+    fn i128(&mut self, v: i128) {
+        if v < 0 {
+            self.byte(b'-');
+        }
+        self.u128(v.unsigned_abs());
+    }
+
+    fn f64(&mut self, v: f64) {
+        if v.is_finite() {
+            self.put(zmij::Buffer::new().format_finite(v).as_bytes());
+        } else {
+            self.put(b"null");
+        }
+    }
+
+    fn f32(&mut self, v: f32) {
+        if v.is_finite() {
+            self.put(zmij::Buffer::new().format_finite(v).as_bytes());
+        } else {
+            self.put(b"null");
+        }
+    }
+}
+
+/// `fmt::Write` into an [`Out`], escaping as a string's inside.
+struct EscapingWriter<'o, 'b>(&'o mut Out<'b>);
+
+impl fmt::Write for EscapingWriter<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.escaped_fragment(s);
+        Ok(())
+    }
+}
+
+/// Why a value could not be serialized (besides running out of room).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum SerializeError {
+    /// A map key was not a string, integer, `char`, `bool` or unit variant.
+    KeyMustBeString,
+    /// A raw-JSON token carried something other than a string.
+    InvalidRawValue,
+    /// A `Serialize` implementation failed; its message is dropped (nothing is allocated).
+    Custom,
+}
+
+impl fmt::Display for SerializeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::KeyMustBeString => "JSON object keys must be strings",
+            Self::InvalidRawValue => "raw JSON token did not carry a string",
+            Self::Custom => "a Serialize implementation reported an error",
+        })
+    }
+}
+
+impl core::error::Error for SerializeError {}
+
+impl ser::Error for SerializeError {
+    fn custom<T: fmt::Display>(_msg: T) -> Self {
+        Self::Custom
+    }
+}
+
+/// Serializes `value` as compact JSON into `out`.
+pub(crate) fn to_out<T: Serialize + ?Sized>(out: &mut Out<'_>, value: &T) -> Result<(), SerializeError> {
+    value.serialize(&mut Serializer { out })
+}
+
+pub(crate) struct Serializer<'o, 'b> {
+    out: &'o mut Out<'b>,
+}
+
+type Res = Result<(), SerializeError>;
+
+impl<'s, 'o, 'b> ser::Serializer for &'s mut Serializer<'o, 'b> {
+    type Ok = ();
+    type Error = SerializeError;
+    type SerializeSeq = Compound<'s, 'o, 'b>;
+    type SerializeTuple = Compound<'s, 'o, 'b>;
+    type SerializeTupleStruct = Compound<'s, 'o, 'b>;
+    type SerializeTupleVariant = Compound<'s, 'o, 'b>;
+    type SerializeMap = Compound<'s, 'o, 'b>;
+    type SerializeStruct = Compound<'s, 'o, 'b>;
+    type SerializeStructVariant = Compound<'s, 'o, 'b>;
+
+    fn serialize_bool(self, v: bool) -> Res {
+        self.out.put(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Res {
+        self.out.i64(v.into());
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Res {
+        self.out.i64(v.into());
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Res {
+        self.out.i64(v.into());
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Res {
+        self.out.i64(v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Res {
+        self.out.i128(v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Res {
+        self.out.u64(v.into());
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Res {
+        self.out.u64(v.into());
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Res {
+        self.out.u64(v.into());
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Res {
+        self.out.u64(v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Res {
+        self.out.u128(v);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Res {
+        self.out.f32(v);
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Res {
+        self.out.f64(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Res {
+        self.out.escaped_str(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Res {
+        self.out.escaped_str(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Res {
+        // As serde_json does: an array of numbers.
+        self.out.byte(b'[');
+        for (i, b) in v.iter().enumerate() {
+            if i > 0 {
+                self.out.byte(b',');
+            }
+            self.out.u64((*b).into());
+        }
+        self.out.byte(b']');
+        Ok(())
+    }
+    fn serialize_none(self) -> Res {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Res {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Res {
+        self.out.put(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Res {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Res {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Res {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Res {
+        self.out.byte(b'{');
+        self.out.escaped_str(variant);
+        self.out.byte(b':');
+        value.serialize(&mut *self)?;
+        self.out.byte(b'}');
+        Ok(())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, SerializeError> {
+        self.out.byte(b'[');
+        Ok(Compound { ser: self, first: true, close: b"]", raw: false })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, SerializeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct, SerializeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, SerializeError> {
+        self.out.byte(b'{');
+        self.out.escaped_str(variant);
+        self.out.put(b":[");
+        Ok(Compound { ser: self, first: true, close: b"]}", raw: false })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, SerializeError> {
+        self.out.byte(b'{');
+        Ok(Compound { ser: self, first: true, close: b"}", raw: false })
+    }
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Self::SerializeStruct, SerializeError> {
+        if name == RAW_TOKEN {
+            return Ok(Compound { ser: self, first: true, close: b"", raw: true });
+        }
+        self.serialize_map(None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, SerializeError> {
+        self.out.byte(b'{');
+        self.out.escaped_str(variant);
+        self.out.put(b":{");
+        Ok(Compound { ser: self, first: true, close: b"}}", raw: false })
+    }
+    fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Res {
+        self.out.byte(b'"');
+        fmt::write(&mut EscapingWriter(self.out), format_args!("{value}")).map_err(|_| SerializeError::Custom)?;
+        self.out.byte(b'"');
+        Ok(())
+    }
+}
+
+/// An array, object or raw-value token under construction.
+pub(crate) struct Compound<'s, 'o, 'b> {
+    ser: &'s mut Serializer<'o, 'b>,
+    first: bool,
+    close: &'static [u8],
+    raw: bool,
+}
+
+impl Compound<'_, '_, '_> {
+    fn comma(&mut self) {
+        if !self.first {
+            self.ser.out.byte(b',');
+        }
+        self.first = false;
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
+        self.comma();
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Res {
+        self.ser.out.put(self.close);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Res {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Res {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Res {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Res {
+        self.comma();
+        key.serialize(MapKey { out: self.ser.out })?;
+        self.ser.out.byte(b':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Res {
+        self.ser.out.put(self.close);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Res {
+        if self.raw {
+            return if key == RAW_TOKEN {
+                value.serialize(RawText { out: self.ser.out })
+            } else {
+                Err(SerializeError::InvalidRawValue)
+            };
+        }
+        self.comma();
+        self.ser.out.escaped_str(key);
+        self.ser.out.byte(b':');
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Res {
+        self.ser.out.put(self.close);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Res {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    fn end(self) -> Res {
+        ser::SerializeStruct::end(self)
+    }
+}
+
+/// Accepts only a string, written verbatim: the payload of a raw-value token.
+struct RawText<'o, 'b> {
+    out: &'o mut Out<'b>,
+}
+
+/// Writes map keys, which JSON requires to be strings (serde_json's rules).
+struct MapKey<'o, 'b> {
+    out: &'o mut Out<'b>,
+}
+
+macro_rules! reject {
+    ($err:expr; $($method:ident($($arg:ty),*)),* $(,)?) => {
+        $(fn $method(self, $(_: $arg),*) -> Res { Err($err) })*
+    };
+}
+
+macro_rules! reject_compound {
+    ($err:expr) => {
+        type SerializeSeq = ser::Impossible<(), SerializeError>;
+        type SerializeTuple = ser::Impossible<(), SerializeError>;
+        type SerializeTupleStruct = ser::Impossible<(), SerializeError>;
+        type SerializeTupleVariant = ser::Impossible<(), SerializeError>;
+        type SerializeMap = ser::Impossible<(), SerializeError>;
+        type SerializeStruct = ser::Impossible<(), SerializeError>;
+        type SerializeStructVariant = ser::Impossible<(), SerializeError>;
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Res {
+            Err($err)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Res {
+            Err($err)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, SerializeError> {
+            Err($err)
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, SerializeError> {
+            Err($err)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, SerializeError> {
+            Err($err)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, SerializeError> {
+            Err($err)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, SerializeError> {
+            Err($err)
+        }
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, SerializeError> {
+            Err($err)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, SerializeError> {
+            Err($err)
+        }
+    };
+}
+
+impl ser::Serializer for RawText<'_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    reject_compound!(SerializeError::InvalidRawValue);
+    reject!(SerializeError::InvalidRawValue;
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64),
+        serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64), serialize_f32(f32),
+        serialize_f64(f64), serialize_char(char), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
+        serialize_unit_struct(&'static str), serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn serialize_str(self, v: &str) -> Res {
+        self.out.raw_json(v.as_bytes());
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Res {
+        value.serialize(self)
+    }
+    fn collect_str<T: fmt::Display + ?Sized>(self, _: &T) -> Res {
+        Err(SerializeError::InvalidRawValue)
+    }
+}
+
+impl MapKey<'_, '_> {
+    fn quoted(self, f: impl FnOnce(&mut Out<'_>)) -> Res {
+        self.out.byte(b'"');
+        f(self.out);
+        self.out.byte(b'"');
+        Ok(())
+    }
+}
+
+impl ser::Serializer for MapKey<'_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    reject_compound!(SerializeError::KeyMustBeString);
+    reject!(SerializeError::KeyMustBeString;
+        serialize_f32(f32), serialize_f64(f64), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
+        serialize_unit_struct(&'static str),
+    );
+    fn serialize_str(self, v: &str) -> Res {
+        self.out.escaped_str(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Res {
+        self.out.escaped_str(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_bool(self, v: bool) -> Res {
+        self.quoted(|o| o.put(if v { b"true" } else { b"false" }))
+    }
+    fn serialize_i8(self, v: i8) -> Res {
+        self.quoted(|o| o.i64(v.into()))
+    }
+    fn serialize_i16(self, v: i16) -> Res {
+        self.quoted(|o| o.i64(v.into()))
+    }
+    fn serialize_i32(self, v: i32) -> Res {
+        self.quoted(|o| o.i64(v.into()))
+    }
+    fn serialize_i64(self, v: i64) -> Res {
+        self.quoted(|o| o.i64(v))
+    }
+    fn serialize_u8(self, v: u8) -> Res {
+        self.quoted(|o| o.u64(v.into()))
+    }
+    fn serialize_u16(self, v: u16) -> Res {
+        self.quoted(|o| o.u64(v.into()))
+    }
+    fn serialize_u32(self, v: u32) -> Res {
+        self.quoted(|o| o.u64(v.into()))
+    }
+    fn serialize_u64(self, v: u64) -> Res {
+        self.quoted(|o| o.u64(v))
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Res {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Res {
+        value.serialize(self)
+    }
+    fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Res {
+        self.out.byte(b'"');
+        fmt::write(&mut EscapingWriter(self.out), format_args!("{value}")).map_err(|_| SerializeError::Custom)?;
+        self.out.byte(b'"');
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::RawJson;
+
+    fn ours<T: Serialize + ?Sized>(v: &T) -> std::vec::Vec<u8> {
+        let mut buf = [0u8; 4096];
+        let mut out = Out::new(&mut buf);
+        to_out(&mut out, v).unwrap();
+        out.written().unwrap().to_vec()
+    }
+
+    #[derive(serde::Serialize)]
+    enum E {
+        Unit,
+        New(u8),
+        Tup(u8, i8),
+        St { a: Option<u8> },
+    }
+
+    #[derive(serde::Serialize)]
+    struct Everything<'a> {
+        s: &'a str,
+        ctrl: &'a str,
+        c: char,
+        n: (i8, i64, u64, i128, u128),
+        f: (f32, f64, f64, f64),
+        b: [bool; 2],
+        bytes: &'a serde_bytes_like::Bytes,
+        none: Option<u8>,
+        unit: (),
+        e: [E; 4],
+        map: std::collections::BTreeMap<i32, &'a str>,
+        bmap: std::collections::BTreeMap<bool, u8>,
+    }
+
+    mod serde_bytes_like {
+        pub struct Bytes(pub [u8; 3]);
+        impl serde::Serialize for Bytes {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(&self.0)
+            }
+        }
+    }
+
+    #[test]
+    fn output_matches_serde_json_byte_for_byte() {
+        let v = Everything {
+            s: "q\"uote\\ é 😀 \u{7f}",
+            ctrl: "\u{0}\u{1}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1f}",
+            c: '\n',
+            n: (i8::MIN, i64::MIN, u64::MAX, i128::MIN, u128::MAX),
+            f: (1.5, 0.1, 1e300, f64::NAN),
+            b: [true, false],
+            bytes: &serde_bytes_like::Bytes([0, 1, 255]),
+            none: None,
+            unit: (),
+            e: [E::Unit, E::New(1), E::Tup(2, -3), E::St { a: Some(4) }],
+            map: [(-1, "x"), (2, "y")].into_iter().collect(),
+            bmap: [(true, 1)].into_iter().collect(),
+        };
+        assert_eq!(std::str::from_utf8(&ours(&v)).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn collect_str_escapes() {
+        struct D;
+        impl core::fmt::Display for D {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a\"\n")
+            }
+        }
+        struct W;
+        impl serde::Serialize for W {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(&D)
+            }
+        }
+        assert_eq!(ours(&W), br#""a\"\n""#);
+    }
+
+    #[test]
+    fn raw_json_is_verbatim_on_one_line() {
+        let raw = RawJson::parse(b"{\"a\" :\r\n [1,\n2]}").unwrap();
+        assert_eq!(ours(&raw), b"{\"a\" :   [1, 2]}");
+        // serde_json with raw_value writes the same token verbatim too.
+        let raw = RawJson::parse(br#"{"x":[1,"\u00e9"]}"#).unwrap();
+        assert_eq!(serde_json::to_string(&raw).unwrap(), r#"{"x":[1,"\u00e9"]}"#);
+    }
+
+    #[test]
+    fn overflow_counts_the_exact_size() {
+        let v = ("hello", [1, 2, 3], "wörld\n");
+        let full = ours(&v);
+        for cap in 0..full.len() {
+            let mut buf = std::vec![0xAAu8; cap];
+            let mut out = Out::new(&mut buf);
+            to_out(&mut out, &v).unwrap();
+            assert!(out.overflowed());
+            assert_eq!(out.len(), full.len());
+        }
+    }
+
+    #[test]
+    fn non_string_keys_are_refused() {
+        let m: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into_iter().collect();
+        let mut buf = [0u8; 64];
+        assert_eq!(to_out(&mut Out::new(&mut buf), &m), Err(SerializeError::KeyMustBeString));
+    }
+}
