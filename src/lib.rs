@@ -10,6 +10,7 @@
 //! * [`framing`]: byte streams into frames (newline-delimited JSON for stdio).
 //! * [`wire`]: frames into JSON-RPC messages and back: strict validation, zero-copy
 //!   spans, lazy typed decoding, and an encoder that never writes half a frame.
+//! * [`mcp`]: the MCP vocabulary: versions, methods and where they are legal, capabilities.
 //!
 //! ## Panics and errors
 //!
@@ -26,4 +27,5 @@
 extern crate alloc;
 
 pub mod framing;
+pub mod mcp;
 pub mod wire;
