@@ -9,13 +9,14 @@
 //! |---|---|
 //! | [`validate`] / `scan` | RFC 8259 validation with byte offsets, depth-capped, no recursion |
 //! | [`Message`], [`Frame`] | classify request / notification / result / error, or name the broken [`Rule`] |
-//! | [`RawJson`] | a validated value: member lookup, typed decoding through serde-json-core |
+//! | [`RawJson`] | a validated value: member lookup, typed serde decoding straight from the span |
 //! | [`JsonStr`] | a string as sent, unescaped on demand (surrogate pairs included) |
 //! | [`RequestIdRef`], [`RequestId`] | ids kept as their wire token, compared by meaning |
 //! | [`FrameWriter`] | encoding with exact "buffer too small: need N" errors and no partial writes |
 //! | [`ErrorCode`] | JSON-RPC and MCP error codes |
 
 mod codes;
+mod de;
 mod encode;
 mod envelope;
 mod id;
@@ -26,13 +27,14 @@ mod ser;
 mod string;
 
 pub use codes::ErrorCode;
+pub use de::{DecodeError, DecodeErrorKind, Found};
 pub use encode::{BatchWriter, EncodeError, ErrorId, FrameWriter, NO_PARAMS};
 pub use envelope::{
     Batch, BatchIter, EnvelopeError, ErrorObject, ErrorResponse, Frame, Member, Message, MessageKind, Notification,
     ParseOptions, Request, Response, Rule, Shape,
 };
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
-pub use raw::{ArrayElements, DecodeError, JsonKind, ObjectMembers, RawJson};
+pub use raw::{ArrayElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};

@@ -4,6 +4,7 @@ use core::fmt;
 
 use serde::Deserialize;
 
+use super::de::DecodeError;
 use super::navigate::{self, Elements, Members};
 use super::scan::{ScanConfig, ScanError, Scanner};
 use super::string::JsonStr;
@@ -44,19 +45,6 @@ pub enum JsonKind {
 pub struct RawJson<'a> {
     bytes: &'a [u8],
 }
-
-/// Why typed decoding of a [`RawJson`] failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct DecodeError(pub serde_json_core::de::Error);
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot decode JSON value: {}", self.0)
-    }
-}
-
-impl core::error::Error for DecodeError {}
 
 impl<'a> RawJson<'a> {
     /// Validates `text` as one JSON value (whitespace around it is allowed and dropped).
@@ -164,18 +152,20 @@ impl<'a> RawJson<'a> {
         core::str::from_utf8(self.bytes).ok()?.parse().ok()
     }
 
-    /// Decodes the value with serde-json-core.
+    /// Decodes the value into `T` with this crate's span decoder (see [`DecodeError`]).
     ///
-    /// Borrowed `&str` fields keep their escapes with this method (a serde-json-core
-    /// property); use [`JsonStr`] for text, or [`decode_with`](Self::decode_with) with owned
-    /// `heapless::String` fields.
+    /// Text fields should be [`JsonStr`] (borrowed, unescaped on demand) or `&str` (borrowed;
+    /// an escaped string is then an error, never silently kept escaped). Owned string fields
+    /// with escapes need [`decode_with`](Self::decode_with). Fields of type `RawJson` borrow
+    /// their span.
     pub fn decode<T: Deserialize<'a>>(&self) -> Result<T, DecodeError> {
-        serde_json_core::from_slice(self.bytes).map(|(v, _)| v).map_err(DecodeError)
+        super::de::decode(*self, None)
     }
 
-    /// Decodes with serde-json-core, unescaping owned string fields through `scratch`.
+    /// [`decode`](Self::decode), unescaping strings for owned fields (`heapless::String`,
+    /// `String`) through `scratch`, which must hold the longest such string.
     pub fn decode_with<T: Deserialize<'a>>(&self, scratch: &mut [u8]) -> Result<T, DecodeError> {
-        serde_json_core::from_slice_escaped(self.bytes, scratch).map(|(v, _)| v).map_err(DecodeError)
+        super::de::decode(*self, Some(scratch))
     }
 }
 
@@ -313,7 +303,7 @@ mod tests {
     }
 
     #[test]
-    fn typed_decode_goes_through_serde_json_core() {
+    fn typed_decode_unescapes_owned_strings_through_scratch() {
         #[derive(serde::Deserialize, Debug, PartialEq)]
         struct P {
             n: u8,

@@ -1,0 +1,959 @@
+//! A serde `Deserializer` over JSON that the scanner has already validated.
+//!
+//! serde-json-core cannot decode the MCP vocabulary: it has no raw-value capture (tool
+//! schemas, `arguments`, `_meta` and `error.data` must stay raw), no `deserialize_any`
+//! (so no string-or-number ids or progress tokens), it rejects surrogate-pair escapes, and
+//! it hands `&str` fields their escapes silently (`a\"b` stays five bytes). Decoding from
+//! a validated span removes all four problems and the second validation pass:
+//!
+//! * [`RawJson`] fields borrow their span (serde_json's raw-value protocol, so the same
+//!   types also work with `serde_json` and its `raw_value` feature);
+//! * [`JsonStr`](super::JsonStr) fields borrow the escaped text, unescaped on demand;
+//! * `&str` fields borrow text without escapes and fail clearly on escaped text (never
+//!   silently keep the escapes); owned string fields are unescaped through the caller's
+//!   scratch buffer, surrogate pairs included;
+//! * `deserialize_any` works, so hand-written `Deserialize` impls can look at the input.
+//!
+//! Errors are `Copy` values that keep what serde reports with a static lifetime (the
+//! missing field's name, the expected length) and the byte offset where decoding stopped.
+
+use core::fmt;
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::navigate;
+use super::raw::{RAW_TOKEN, RawJson, parse_i64, parse_u64};
+use super::scan::StrSpan;
+use super::string::{JsonStr, SJC_ESCAPED_STR};
+
+/// What went wrong while decoding a value into a Rust type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The JSON value has the wrong type for the field (`found` is what was there).
+    InvalidType {
+        /// The JSON type found.
+        found: Found,
+    },
+    /// A value of the right type but not an acceptable one (an unknown enum tag, say).
+    InvalidValue,
+    /// A sequence or map of the wrong length.
+    InvalidLength {
+        /// The length found.
+        len: usize,
+    },
+    /// A required field is missing.
+    MissingField(&'static str),
+    /// A field appears twice.
+    DuplicateField(&'static str),
+    /// A field the type does not allow (`deny_unknown_fields`).
+    UnknownField,
+    /// An enum tag that names no variant.
+    UnknownVariant,
+    /// An integer does not fit the field's type, or a number is not an integer.
+    NumberOutOfRange,
+    /// An escaped string was decoded into an owned string type, which needs a scratch
+    /// buffer: use [`RawJson::decode_with`] (or a [`JsonStr`](super::JsonStr) field).
+    NeedsScratch {
+        /// Bytes of unescaped text.
+        len: usize,
+    },
+    /// The scratch buffer is smaller than an unescaped string.
+    ScratchTooSmall {
+        /// Bytes of unescaped text.
+        needed: usize,
+        /// Bytes of scratch.
+        capacity: usize,
+    },
+    /// A borrowed `&str` field met an escaped string: use [`JsonStr`](super::JsonStr).
+    EscapedBorrow,
+    /// A `Deserialize` implementation reported an error (its message is not kept).
+    Custom,
+}
+
+/// The JSON type found where another was expected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Found {
+    /// `null`
+    Null,
+    /// a boolean
+    Bool,
+    /// a number
+    Number,
+    /// a string
+    String,
+    /// an array
+    Array,
+    /// an object
+    Object,
+    /// something serde describes otherwise (a char, bytes, a unit struct…)
+    Other,
+}
+
+/// Why typed decoding of a [`RawJson`] failed: what went wrong, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DecodeError {
+    /// What went wrong.
+    pub kind: DecodeErrorKind,
+    /// Byte offset in the decoded value where decoding stopped.
+    pub offset: usize,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            DecodeErrorKind::InvalidType { found } => write!(f, "invalid type: found {found:?}"),
+            DecodeErrorKind::InvalidValue => f.write_str("invalid value"),
+            DecodeErrorKind::InvalidLength { len } => write!(f, "invalid length {len}"),
+            DecodeErrorKind::MissingField(name) => write!(f, "missing field `{name}`"),
+            DecodeErrorKind::DuplicateField(name) => write!(f, "duplicate field `{name}`"),
+            DecodeErrorKind::UnknownField => f.write_str("unknown field"),
+            DecodeErrorKind::UnknownVariant => f.write_str("unknown variant"),
+            DecodeErrorKind::NumberOutOfRange => f.write_str("number out of range for the field"),
+            DecodeErrorKind::NeedsScratch { len } => {
+                write!(f, "escaped string of {len} bytes needs a scratch buffer (use decode_with or JsonStr)")
+            }
+            DecodeErrorKind::ScratchTooSmall { needed, capacity } => {
+                write!(f, "scratch buffer too small: string needs {needed} bytes, scratch has {capacity}")
+            }
+            DecodeErrorKind::EscapedBorrow => f.write_str("escaped string cannot be borrowed as &str (use JsonStr)"),
+            DecodeErrorKind::Custom => f.write_str("invalid value (rejected by its Deserialize implementation)"),
+        }?;
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+/// The error type inside serde; the offset is filled in when decoding returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Error(DecodeErrorKind);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&DecodeError { kind: self.0, offset: 0 }, f)
+    }
+}
+
+impl core::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(_msg: T) -> Self {
+        Error(DecodeErrorKind::Custom)
+    }
+    fn invalid_type(unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
+        use de::Unexpected as U;
+        let found = match unexp {
+            U::Unit | U::Option => Found::Null,
+            U::Bool(_) => Found::Bool,
+            U::Unsigned(_) | U::Signed(_) | U::Float(_) => Found::Number,
+            U::Str(_) => Found::String,
+            U::Seq => Found::Array,
+            U::Map => Found::Object,
+            _ => Found::Other,
+        };
+        Error(DecodeErrorKind::InvalidType { found })
+    }
+    fn invalid_value(_unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
+        Error(DecodeErrorKind::InvalidValue)
+    }
+    fn invalid_length(len: usize, _exp: &dyn de::Expected) -> Self {
+        Error(DecodeErrorKind::InvalidLength { len })
+    }
+    fn unknown_variant(_variant: &str, _expected: &'static [&'static str]) -> Self {
+        Error(DecodeErrorKind::UnknownVariant)
+    }
+    fn unknown_field(_field: &str, _expected: &'static [&'static str]) -> Self {
+        Error(DecodeErrorKind::UnknownField)
+    }
+    fn missing_field(field: &'static str) -> Self {
+        Error(DecodeErrorKind::MissingField(field))
+    }
+    fn duplicate_field(field: &'static str) -> Self {
+        Error(DecodeErrorKind::DuplicateField(field))
+    }
+}
+
+type Result<T> = core::result::Result<T, Error>;
+
+/// Decodes `T` from a validated value, with optional scratch for unescaping.
+pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
+    value: RawJson<'a>,
+    scratch: Option<&mut [u8]>,
+) -> core::result::Result<T, DecodeError> {
+    let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch };
+    T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos })
+}
+
+struct Deserializer<'a, 's> {
+    input: &'a [u8],
+    pos: usize,
+    scratch: Option<&'s mut [u8]>,
+}
+
+/// Longest escaped member name or enum tag decoded without scratch.
+const NAME_BUF: usize = 128;
+
+impl<'a> Deserializer<'a, '_> {
+    fn peek(&mut self) -> Option<u8> {
+        self.pos = navigate::skip_ws(self.input, self.pos);
+        self.input.get(self.pos).copied()
+    }
+
+    fn found(&mut self) -> Found {
+        match self.peek() {
+            Some(b'n') => Found::Null,
+            Some(b't' | b'f') => Found::Bool,
+            Some(b'"') => Found::String,
+            Some(b'[') => Found::Array,
+            Some(b'{') => Found::Object,
+            _ => Found::Number,
+        }
+    }
+
+    fn invalid_type(&mut self) -> Error {
+        Error(DecodeErrorKind::InvalidType { found: self.found() })
+    }
+
+    /// The value at `pos` as a span, moving past it.
+    fn take_value(&mut self) -> &'a [u8] {
+        let start = navigate::skip_ws(self.input, self.pos);
+        let end = navigate::value_end(self.input, start);
+        self.pos = end;
+        self.input.get(start..end).unwrap_or_default()
+    }
+
+    /// The string at `pos`, moving past it.
+    fn take_string(&mut self) -> Result<JsonStr<'a>> {
+        if self.peek() != Some(b'"') {
+            return Err(self.invalid_type());
+        }
+        let (span, end): (StrSpan, usize) = navigate::string(self.input, self.pos);
+        let s = JsonStr::from_span(self.input, span);
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn take_number(&mut self) -> Result<&'a [u8]> {
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => Ok(self.take_value()),
+            _ => Err(self.invalid_type()),
+        }
+    }
+
+    /// Visits a string: borrowed when it has no escapes, else unescaped into scratch.
+    fn visit_string<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
+        let s = self.take_string()?;
+        if let Some(plain) = s.as_plain() {
+            return visitor.visit_borrowed_str(plain);
+        }
+        let needed = s.unescaped_len();
+        match self.scratch.as_deref_mut() {
+            None => Err(Error(DecodeErrorKind::NeedsScratch { len: needed })),
+            Some(scratch) => match s.unescape_into(scratch) {
+                Ok(text) => visitor.visit_str(text).map_err(borrow_hint),
+                Err(_) => Err(Error(DecodeErrorKind::ScratchTooSmall { needed, capacity: scratch.len() })),
+            },
+        }
+    }
+
+    /// Visits a member name or enum tag; escaped names go through a small stack buffer.
+    fn visit_name<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
+        let s = self.take_string()?;
+        if let Some(plain) = s.as_plain() {
+            return visitor.visit_borrowed_str(plain);
+        }
+        let mut buf = [0u8; NAME_BUF];
+        match s.unescape_into(&mut buf) {
+            Ok(name) => visitor.visit_str(name),
+            // No Rust field or variant name is this long: hand over a name that matches
+            // nothing, so the member is ignored (or refused by deny_unknown_fields).
+            Err(_) => visitor.visit_str("\u{0}"),
+        }
+    }
+
+    fn integer<T: TryFrom<i64> + TryFrom<u64>>(&mut self) -> Result<T> {
+        let token = self.take_number()?;
+        let value = match parse_u64(token) {
+            Some(u) => T::try_from(u).ok(),
+            None => parse_i64(token).and_then(|i| T::try_from(i).ok()),
+        };
+        value.ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+    }
+
+    fn float(&mut self) -> Result<f64> {
+        let token = self.take_number()?;
+        core::str::from_utf8(token)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|f| f.is_finite())
+            .ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+    }
+}
+
+/// A `&str` visitor that met a transient string: say why, precisely.
+fn borrow_hint(e: Error) -> Error {
+    match e.0 {
+        DecodeErrorKind::InvalidType { found: Found::String } => Error(DecodeErrorKind::EscapedBorrow),
+        _ => e,
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.take_value();
+                visitor.visit_unit()
+            }
+            Some(b't' | b'f') => self.deserialize_bool(visitor),
+            Some(b'"') => self.visit_string(visitor),
+            Some(b'[') => self.deserialize_seq(visitor),
+            Some(b'{') => self.deserialize_map(visitor),
+            _ => {
+                let token = self.take_number()?;
+                if let Some(u) = parse_u64(token) {
+                    visitor.visit_u64(u)
+                } else if let Some(i) = parse_i64(token) {
+                    visitor.visit_i64(i)
+                } else {
+                    self.pos -= token.len();
+                    visitor.visit_f64(self.float()?)
+                }
+            }
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b't') => {
+                self.take_value();
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.take_value();
+                visitor.visit_bool(false)
+            }
+            _ => Err(self.invalid_type()),
+        }
+    }
+
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i8(self.integer()?)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i16(self.integer()?)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i32(self.integer()?)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i64(self.integer()?)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u8(self.integer()?)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u16(self.integer()?)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u32(self.integer()?)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u64(self.integer()?)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f32(self.float()? as f32)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f64(self.float()?)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let s = self.take_string()?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => visitor.visit_char(c),
+            _ => Err(Error(DecodeErrorKind::InvalidValue)),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit_string(visitor)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit_string(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'"') => {
+                let s = self.take_string()?;
+                match s.as_plain() {
+                    Some(p) => visitor.visit_borrowed_bytes(p.as_bytes()),
+                    None => Err(Error(DecodeErrorKind::EscapedBorrow)),
+                }
+            }
+            Some(b'[') => self.deserialize_seq(visitor),
+            _ => Err(self.invalid_type()),
+        }
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.take_value();
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.take_value();
+            visitor.visit_unit()
+        } else {
+            Err(self.invalid_type())
+        }
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if name == RAW_TOKEN {
+            let start = navigate::skip_ws(self.input, self.pos);
+            let raw = self.take_value();
+            if raw.is_empty() {
+                self.pos = start;
+                return Err(self.invalid_type());
+            }
+            return visitor.visit_map(RawAccess { raw: Some(raw) });
+        }
+        if name == SJC_ESCAPED_STR {
+            let s = self.take_string()?;
+            return visitor.visit_newtype_struct(EscapedStr(s));
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() != Some(b'[') {
+            return Err(self.invalid_type());
+        }
+        self.pos += 1;
+        let value = visitor.visit_seq(Elements { de: &mut *self, first: true })?;
+        match self.peek() {
+            Some(b']') => {
+                self.pos += 1;
+                Ok(value)
+            }
+            // The visitor stopped before the end (a tuple shorter than the array).
+            _ => Err(Error(DecodeErrorKind::InvalidLength { len: 0 })),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() != Some(b'{') {
+            return Err(self.invalid_type());
+        }
+        self.pos += 1;
+        let value = visitor.visit_map(Members { de: &mut *self, first: true })?;
+        // Skip members the visitor did not read, then the `}`.
+        loop {
+            match self.peek() {
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(value);
+                }
+                Some(b',' | b':') => self.pos += 1,
+                Some(_) => {
+                    let before = self.pos;
+                    self.take_value();
+                    if self.pos == before {
+                        return Ok(value);
+                    }
+                }
+                None => return Ok(value),
+            }
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'{') => self.deserialize_map(visitor),
+            _ => Err(self.invalid_type()),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'"') => visitor.visit_enum(UnitVariant { de: self }),
+            Some(b'{') => {
+                self.pos += 1;
+                let value = visitor.visit_enum(TaggedVariant { de: &mut *self })?;
+                match self.peek() {
+                    Some(b'}') => {
+                        self.pos += 1;
+                        Ok(value)
+                    }
+                    _ => Err(Error(DecodeErrorKind::InvalidLength { len: 2 })),
+                }
+            }
+            _ => Err(self.invalid_type()),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit_name(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.take_value();
+        visitor.visit_unit()
+    }
+}
+
+struct Elements<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+    first: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self.de.peek() {
+            Some(b']') | None => return Ok(None),
+            Some(b',') if !self.first => self.de.pos += 1,
+            _ => {}
+        }
+        self.first = false;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+}
+
+struct Members<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+    first: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.de.peek() {
+            Some(b'}') | None => return Ok(None),
+            Some(b',') if !self.first => self.de.pos += 1,
+            _ => {}
+        }
+        self.first = false;
+        if self.de.peek() != Some(b'"') {
+            return Ok(None);
+        }
+        seed.deserialize(MapKey { de: &mut *self.de }).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        if self.de.peek() == Some(b':') {
+            self.de.pos += 1;
+        }
+        seed.deserialize(&mut *self.de)
+    }
+}
+
+/// Member names: strings, but keys may also be asked for as numbers or bools (serde_json
+/// allows `BTreeMap<u32, _>` keys that are quoted integers).
+struct MapKey<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+}
+
+impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_name(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_name(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let s = self.de.take_string()?;
+        let n = s.as_plain().and_then(|t| parse_i64(t.as_bytes())).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+        visitor.visit_i64(n)
+    }
+
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let s = self.de.take_string()?;
+        let n = s.as_plain().and_then(|t| parse_u64(t.as_bytes())).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+        visitor.visit_u64(n)
+    }
+
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_i64(visitor)
+    }
+
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_u64(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_string(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_enum(&mut *self.de, name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 u8 u16 i128 u128 f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct ignored_any
+    }
+}
+
+/// serde_json's raw-value protocol: a one-member map `{TOKEN: "<raw json>"}`.
+struct RawAccess<'a> {
+    raw: Option<&'a [u8]>,
+}
+
+impl<'de> de::MapAccess<'de> for RawAccess<'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.raw.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(RAW_TOKEN)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let raw = self.raw.take().unwrap_or(b"null");
+        let text = core::str::from_utf8(raw).map_err(|_| Error(DecodeErrorKind::InvalidValue))?;
+        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(text))
+    }
+}
+
+/// serde-json-core's escaped-string protocol: hands over the raw, escaped text.
+struct EscapedStr<'a>(JsonStr<'a>);
+
+impl<'de> de::Deserializer<'de> for EscapedStr<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor
+            .visit_borrowed_str(core::str::from_utf8(self.0.raw()).map_err(|_| Error(DecodeErrorKind::InvalidValue))?)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// `"Variant"`
+struct UnitVariant<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+}
+
+impl<'de, 'd, 's> de::EnumAccess<'de> for UnitVariant<'d, 'de, 's> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let tag = seed.deserialize(MapKey { de: &mut *self.de })?;
+        Ok((tag, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de, '_> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], _visitor: V) -> Result<V::Value> {
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+    }
+}
+
+/// `{"Variant": content}`
+struct TaggedVariant<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+}
+
+impl<'de, 'd, 's> de::EnumAccess<'de> for TaggedVariant<'d, 'de, 's> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        if self.de.peek() != Some(b'"') {
+            return Err(Error(DecodeErrorKind::InvalidLength { len: 0 }));
+        }
+        let tag = seed.deserialize(MapKey { de: &mut *self.de })?;
+        if self.de.peek() == Some(b':') {
+            self.de.pos += 1;
+        }
+        Ok((tag, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for TaggedVariant<'_, 'de, '_> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for RawJson<'a> {
+    /// Borrows the value's text through serde_json's raw-value protocol, which both this
+    /// crate's decoder and `serde_json` (with its `raw_value` feature) implement. Text
+    /// from another deserializer is validated again, strictly, before it is accepted.
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        struct RawVisitor;
+        impl<'de> Visitor<'de> for RawVisitor {
+            type Value = RawJson<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> core::result::Result<Self::Value, M::Error> {
+                if map.next_key::<de::IgnoredAny>()?.is_none() {
+                    return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+                }
+                map.next_value_seed(RawText)
+            }
+        }
+        struct RawText;
+        impl<'de> DeserializeSeed<'de> for RawText {
+            type Value = RawJson<'de>;
+            fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> core::result::Result<Self::Value, D::Error> {
+                d.deserialize_str(self)
+            }
+        }
+        impl<'de> Visitor<'de> for RawText {
+            type Value = RawJson<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("raw JSON text")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<Self::Value, E> {
+                RawJson::parse(v.as_bytes()).map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+            }
+        }
+        d.deserialize_newtype_struct(RAW_TOKEN, RawVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Call<'a> {
+        #[serde(borrow)]
+        name: JsonStr<'a>,
+        #[serde(borrow)]
+        arguments: Option<RawJson<'a>>,
+        #[serde(default)]
+        count: u32,
+    }
+
+    fn raw(text: &'static str) -> RawJson<'static> {
+        RawJson::parse(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn raw_fields_and_escaped_text() {
+        let v = raw(r#"{"name":"caf\u00e9 \ud83d\ude00","arguments":{"a":[1,{"b":"}"}]},"extra":{"x":[]}}"#);
+        let call: Call<'_> = v.decode().unwrap();
+        assert!(call.name.eq_str("café 😀"));
+        assert_eq!(call.arguments.unwrap().as_bytes(), br#"{"a":[1,{"b":"}"}]}"#);
+        assert_eq!(call.count, 0);
+    }
+
+    #[test]
+    fn same_types_decode_with_serde_json() {
+        let text = r#"{"name":"x","arguments":{"a":1},"count":3}"#;
+        let call: Call<'_> = serde_json::from_str(text).unwrap();
+        assert_eq!(call.arguments.unwrap().as_bytes(), br#"{"a":1}"#);
+        assert_eq!(call.count, 3);
+    }
+
+    #[test]
+    fn errors_are_precise() {
+        let e = raw(r#"{"arguments":{}}"#).decode::<Call<'_>>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::MissingField("name"));
+        let e = raw(r#"{"name":"x","count":-1}"#).decode::<Call<'_>>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::NumberOutOfRange);
+        let e = raw(r#"{"name":"x","count":"3"}"#).decode::<Call<'_>>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String });
+        let e = raw(r#"{"name":"x","name":"y"}"#).decode::<Call<'_>>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::DuplicateField("name"));
+        assert_eq!(e.to_string(), "duplicate field `name` at byte 18"); // just after the second name
+    }
+
+    #[test]
+    fn borrowed_str_never_keeps_escapes() {
+        #[derive(Deserialize, Debug)]
+        struct S<'a> {
+            s: &'a str,
+        }
+        assert_eq!(raw(r#"{"s":"plain"}"#).decode::<S<'_>>().unwrap().s, "plain");
+        let e = raw(r#"{"s":"a\"b"}"#).decode::<S<'_>>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::NeedsScratch { len: 3 });
+        let e = raw(r#"{"s":"a\"b"}"#).decode_with::<S<'_>>(&mut [0; 8]).unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::EscapedBorrow);
+    }
+
+    #[test]
+    fn owned_strings_unescape_through_scratch() {
+        #[derive(Deserialize, Debug)]
+        struct S {
+            a: heapless::String<16>,
+            b: heapless::String<16>,
+        }
+        let v = raw(r#"{"a":"\ud83d\ude00\n","b":"x\ty"}"#);
+        let s: S = v.decode_with(&mut [0; 8]).unwrap();
+        assert_eq!((s.a.as_str(), s.b.as_str()), ("😀\n", "x\ty"));
+        let e = v.decode_with::<S>(&mut [0; 2]).unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::ScratchTooSmall { needed: 5, capacity: 2 });
+    }
+
+    #[test]
+    fn any_enums_numbers_and_escaped_names() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        #[serde(rename_all = "lowercase")]
+        enum Level {
+            Debug,
+            Info,
+        }
+        #[derive(Deserialize, Debug, PartialEq)]
+        enum E {
+            A(u8),
+            B { x: i8 },
+            C,
+        }
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct T {
+            level: Level,
+            e: [E; 3],
+            f: f64,
+            big: i64,
+            t: (u8, bool),
+        }
+        let v = raw(
+            r#"{"lev\u0065l":"info","e":[{"A":7},{"B":{"x":-2}},"C"],"f":-1.5e2,"big":-9223372036854775808,"t":[1,true],"z":null}"#,
+        );
+        let t: T = v.decode().unwrap();
+        assert_eq!(
+            t,
+            T { level: Level::Info, e: [E::A(7), E::B { x: -2 }, E::C], f: -150.0, big: i64::MIN, t: (1, true) }
+        );
+        assert_eq!(raw(r#""debug""#).decode::<Level>().unwrap(), Level::Debug);
+        assert_eq!(raw(r#""trace""#).decode::<Level>().unwrap_err().kind, DecodeErrorKind::UnknownVariant);
+    }
+
+    #[test]
+    fn deserialize_any_sees_types() {
+        struct Kind(&'static str);
+        impl<'de> Deserialize<'de> for Kind {
+            fn deserialize<D: de::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = Kind;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("anything")
+                    }
+                    fn visit_u64<E>(self, _: u64) -> core::result::Result<Kind, E> {
+                        Ok(Kind("u64"))
+                    }
+                    fn visit_i64<E>(self, _: i64) -> core::result::Result<Kind, E> {
+                        Ok(Kind("i64"))
+                    }
+                    fn visit_f64<E>(self, _: f64) -> core::result::Result<Kind, E> {
+                        Ok(Kind("f64"))
+                    }
+                    fn visit_borrowed_str<E>(self, _: &'de str) -> core::result::Result<Kind, E> {
+                        Ok(Kind("str"))
+                    }
+                    fn visit_unit<E>(self) -> core::result::Result<Kind, E> {
+                        Ok(Kind("null"))
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+        for (text, kind) in
+            [("1", "u64"), ("-1", "i64"), ("1.5", "f64"), ("1e400", "f64"), ("\"s\"", "str"), ("null", "null")]
+        {
+            match raw(text).decode::<Kind>() {
+                Ok(k) => assert_eq!(k.0, kind, "{text}"),
+                Err(e) => assert_eq!((text, e.kind), ("1e400", DecodeErrorKind::NumberOutOfRange)),
+            }
+        }
+    }
+}
