@@ -28,4 +28,10 @@ extern crate alloc;
 
 pub mod framing;
 pub mod mcp;
+pub mod session;
+pub mod time;
 pub mod wire;
+
+pub use mcp::{Method, ProtocolVersion, Role};
+pub use session::{Config, Endpoint, Event, Output, RequestOptions};
+pub use time::Instant;

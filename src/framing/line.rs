@@ -18,6 +18,7 @@
 //! gives up on the connection; the Python SDK's is unbounded).
 
 use core::fmt;
+use core::ops::Range;
 
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
@@ -103,6 +104,8 @@ pub struct LineFramer<'b> {
     eof: bool,
     /// The end-of-input report has been made (or there was nothing to report).
     eof_done: bool,
+    /// A line returned by `peek_line` and not yet consumed, and where the next one starts.
+    peeked: Option<(Range<usize>, usize)>,
 }
 
 impl fmt::Debug for LineFramer<'_> {
@@ -129,6 +132,7 @@ impl<'b> LineFramer<'b> {
             bom: Bom::Undecided,
             eof: false,
             eof_done: false,
+            peeked: None,
         }
     }
 
@@ -198,6 +202,9 @@ impl<'b> LineFramer<'b> {
     }
 
     fn compact(&mut self) {
+        if let Some((range, next)) = self.peeked.take() {
+            self.peeked = Some((range.start - self.head..range.end - self.head, next - self.head));
+        }
         self.buf.copy_within(self.head..self.tail, 0);
         self.tail -= self.head;
         self.scanned -= self.head;
@@ -241,6 +248,22 @@ impl<'b> LineFramer<'b> {
     /// `None` means more input is needed (or, after [`close`](Self::close), the end).
     #[allow(clippy::should_implement_trait)] // the item borrows the framer: not an Iterator
     pub fn next_line(&mut self) -> Option<Result<&[u8], LineError>> {
+        match self.peek_line()? {
+            Ok(range) => {
+                self.consume_line();
+                Some(Ok(&self.buf[range]))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// Like [`next_line`](Self::next_line), but a complete line stays in the buffer
+    /// (as a range into [`buffer`](Self::buffer)) until [`consume_line`](Self::consume_line).
+    /// Errors are consumed as they are reported.
+    pub(crate) fn peek_line(&mut self) -> Option<Result<Range<usize>, LineError>> {
+        if let Some((range, _)) = &self.peeked {
+            return Some(Ok(range.clone()));
+        }
         loop {
             if let Some(seen) = self.skipping {
                 match self.find_newline() {
@@ -283,17 +306,17 @@ impl<'b> LineFramer<'b> {
             match self.find_newline() {
                 Some(nl) => {
                     let start = self.head;
-                    self.head = nl + 1;
-                    self.scanned = self.head;
                     let mut end = nl;
                     if end > start && self.buf[end - 1] == b'\r' {
                         end -= 1;
                     }
-                    let line = &self.buf[start..end];
-                    if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                    if self.buf[start..end].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                        self.head = nl + 1;
+                        self.scanned = self.head;
                         continue;
                     }
-                    return Some(Ok(&self.buf[start..end]));
+                    self.peeked = Some((start..end, nl + 1));
+                    return Some(Ok(start..end));
                 }
                 None => {
                     if self.eof && !self.eof_done {
@@ -309,6 +332,20 @@ impl<'b> LineFramer<'b> {
                 }
             }
         }
+    }
+
+    /// Releases the line returned by [`peek_line`](Self::peek_line). Its bytes stay
+    /// readable in [`buffer`](Self::buffer) until the next `spare`, `feed` or `commit`.
+    pub(crate) fn consume_line(&mut self) {
+        if let Some((_, next)) = self.peeked.take() {
+            self.head = next;
+            self.scanned = self.scanned.max(next);
+        }
+    }
+
+    /// The whole buffer, for resolving ranges from [`peek_line`](Self::peek_line).
+    pub(crate) fn buffer(&self) -> &[u8] {
+        self.buf
     }
 
     fn find_newline(&mut self) -> Option<usize> {

@@ -55,13 +55,17 @@ impl<'a> From<Option<RequestIdRef<'a>>> for ErrorId<'a> {
 pub enum EncodeError {
     /// The frame needs `needed` bytes (its terminator included) and only `available` are free.
     BufferTooSmall {
-        /// Bytes the frame needs.
+        /// Bytes the frame needs: exact, except for a progress-token request whose params
+        /// did not fit at all, where it is a size sure to suffice (the token's position
+        /// in the params is not known yet).
         needed: usize,
         /// Bytes free in the buffer.
         available: usize,
     },
     /// `params` or `result` did not serialize to a JSON object, which MCP requires.
     NotAnObject,
+    /// The params already carry `_meta.progressToken`; the endpoint assigns the token.
+    ProgressTokenPresent,
     /// The value could not be serialized.
     Serialize(SerializeError),
 }
@@ -73,6 +77,7 @@ impl fmt::Display for EncodeError {
                 write!(f, "buffer too small: frame needs {needed} bytes, {available} free; nothing was written")
             }
             Self::NotAnObject => f.write_str("params and results must serialize to a JSON object"),
+            Self::ProgressTokenPresent => f.write_str("params already carry _meta.progressToken"),
             Self::Serialize(e) => write!(f, "cannot serialize: {e}"),
         }
     }
@@ -175,17 +180,13 @@ impl<'b> FrameWriter<'b> {
         &mut self,
         body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
     ) -> Result<Range<usize>, EncodeError> {
-        let start = self.len;
-        let mut out = Out::at(self.buf, start);
-        body(&mut out)?;
-        if self.newline {
-            out.byte(b'\n');
-        }
-        if out.overflowed() {
-            return Err(EncodeError::BufferTooSmall { needed: out.len() - start, available: self.buf.len() - start });
-        }
-        self.len = out.len();
-        Ok(start..self.len)
+        push_frame(self.buf, &mut self.len, self.newline, body)
+    }
+
+    /// A borrowed view that appends to this writer, for handles that hold it beside
+    /// other borrows.
+    pub(crate) fn view(&mut self) -> FrameView<'_> {
+        FrameView { buf: self.buf, len: &mut self.len, newline: self.newline }
     }
 
     /// A request: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
@@ -201,6 +202,84 @@ impl<'b> FrameWriter<'b> {
             out.raw_json(id.as_token());
             method_and_params(out, method, params)
         })
+    }
+
+    /// A request whose params carry `_meta.progressToken`: the token is added to the
+    /// params' `_meta` object (created if absent), whatever `P` is. Fails with
+    /// [`EncodeError::ProgressTokenPresent`] if `P` already sets a progress token.
+    pub fn request_with_progress_token<P: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: Option<&P>,
+        token: RequestIdRef<'_>,
+    ) -> Result<Range<usize>, EncodeError> {
+        let newline = self.newline;
+        let capacity = self.buf.len();
+        let start = self.len;
+        let mut out = Out::at(self.buf, start);
+        out.put(JSONRPC);
+        out.put(b",\"id\":");
+        out.raw_json(id.as_token());
+        out.put(b",\"method\":");
+        out.escaped_str(method);
+        out.put(b",\"params\":");
+        let params_at = out.len();
+        match params {
+            Some(p) => object(&mut out, p)?,
+            None => out.put(b"{}"),
+        }
+        let params_end = out.len();
+        out.byte(b'}');
+        if newline {
+            out.byte(b'\n');
+        }
+        // Where the token goes, and what to insert there.
+        let mut insert = [0u8; 30 + super::id::MAX_ID_LEN];
+        let (at, n) = {
+            let written = out.written();
+            let params_text = written.map(|w| &w[params_at..params_end]);
+            match params_text.map(|p| RawJson::from_validated(p).get("_meta")) {
+                Some(Some(meta)) if meta.get("progressToken").is_some() => {
+                    return Err(EncodeError::ProgressTokenPresent);
+                }
+                Some(Some(meta)) if meta.is_object() => {
+                    // Inside the existing `_meta` object.
+                    let meta_at = meta.as_bytes().as_ptr() as usize - written.map_or(0, |w| w.as_ptr() as usize);
+                    let empty = meta.members().next().is_none();
+                    let mut o = Out::new(&mut insert);
+                    o.put(b"\"progressToken\":");
+                    o.raw_json(token.as_token());
+                    if !empty {
+                        o.byte(b',');
+                    }
+                    (meta_at + 1, o.len())
+                }
+                _ => {
+                    let empty = params_text.is_none_or(|p| RawJson::from_validated(p).members().next().is_none());
+                    let mut o = Out::new(&mut insert);
+                    o.put(b"\"_meta\":{\"progressToken\":");
+                    o.raw_json(token.as_token());
+                    o.byte(b'}');
+                    if !empty {
+                        o.byte(b',');
+                    }
+                    (params_at + 1, o.len())
+                }
+            }
+        };
+        // Without the params' text the insertion could not be placed; the longest one
+        // (a new `_meta` member) bounds what is missing.
+        let n = if out.overflowed() { 30 + token.as_token().len() } else { n };
+        let total = out.len() + n;
+        if out.overflowed() || total > capacity {
+            return Err(EncodeError::BufferTooSmall { needed: total - start, available: capacity - start });
+        }
+        let end = out.len();
+        self.buf.copy_within(at..end, at + n);
+        self.buf[at..at + n].copy_from_slice(&insert[..n]);
+        self.len = total;
+        Ok(start..total)
     }
 
     /// A notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
@@ -250,6 +329,65 @@ impl<'b> FrameWriter<'b> {
     pub fn batch(&mut self) -> BatchWriter<'_, 'b> {
         let start = self.len;
         BatchWriter { writer: self, start, end: start, finished: false }
+    }
+}
+
+/// Appends one frame produced by `body` to `buf[..*len]`, or nothing.
+fn push_frame(
+    buf: &mut [u8],
+    len: &mut usize,
+    newline: bool,
+    body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
+) -> Result<Range<usize>, EncodeError> {
+    let start = *len;
+    let mut out = Out::at(buf, start);
+    body(&mut out)?;
+    if newline {
+        out.byte(b'\n');
+    }
+    if out.overflowed() {
+        return Err(EncodeError::BufferTooSmall { needed: out.len() - start, available: buf.len() - start });
+    }
+    *len = out.len();
+    Ok(start..*len)
+}
+
+/// A [`FrameWriter`] borrowed as parts, so a handle can append frames while it also
+/// holds other borrows of the endpoint.
+pub(crate) struct FrameView<'w> {
+    buf: &'w mut [u8],
+    len: &'w mut usize,
+    newline: bool,
+}
+
+impl FrameView<'_> {
+    pub(crate) fn result<R: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        result: &R,
+    ) -> Result<Range<usize>, EncodeError> {
+        push_frame(self.buf, self.len, self.newline, |out| result_body(out, id, result))
+    }
+
+    pub(crate) fn error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        id: ErrorId<'_>,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Range<usize>, EncodeError> {
+        push_frame(self.buf, self.len, self.newline, |out| error_body(out, id, code, message, data))
+    }
+
+    pub(crate) fn notification<P: Serialize + ?Sized>(
+        &mut self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Range<usize>, EncodeError> {
+        push_frame(self.buf, self.len, self.newline, |out| {
+            out.put(JSONRPC);
+            method_and_params(out, method, params)
+        })
     }
 }
 
@@ -461,6 +599,39 @@ mod tests {
         let mut w = FrameWriter::new(&mut tiny);
         assert_eq!(w.result(RequestId::from_u64(1).as_ref(), &[0u8; 32]), Err(EncodeError::NotAnObject));
         assert!(w.is_empty());
+    }
+
+    #[test]
+    fn progress_token_is_merged_into_any_params() {
+        let id = RequestId::from_u64(7);
+        let cases: [(Option<&str>, &str); 4] = [
+            (None, r#"{"_meta":{"progressToken":7}}"#),
+            (Some("{}"), r#"{"_meta":{"progressToken":7}}"#),
+            (Some(r#"{"name":"x"}"#), r#"{"_meta":{"progressToken":7},"name":"x"}"#),
+            (Some(r#"{"name":"x","_meta":{"k":1}}"#), r#"{"name":"x","_meta":{"progressToken":7,"k":1}}"#),
+        ];
+        for (params, want) in cases {
+            let params = params.map(|p| RawJson::parse(p.as_bytes()).unwrap());
+            let mut buf = [0u8; 128];
+            let mut w = FrameWriter::new(&mut buf);
+            w.request_with_progress_token(id.as_ref(), "tools/call", params.as_ref(), id.as_ref()).unwrap();
+            let expected = std::format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{want}}}"#) + "\n";
+            assert_eq!(core::str::from_utf8(w.as_bytes()).unwrap(), expected);
+            // Exact need on overflow, nothing written.
+            let need = w.len();
+            let mut small = std::vec![0u8; need - 1];
+            let mut w = FrameWriter::new(&mut small);
+            let err = w.request_with_progress_token(id.as_ref(), "tools/call", params.as_ref(), id.as_ref());
+            assert_eq!(err, Err(EncodeError::BufferTooSmall { needed: need, available: need - 1 }));
+            assert!(w.is_empty());
+        }
+        let clash = RawJson::parse(br#"{"_meta":{"progressToken":"mine"}}"#).unwrap();
+        let mut buf = [0u8; 128];
+        let mut w = FrameWriter::new(&mut buf);
+        assert_eq!(
+            w.request_with_progress_token(id.as_ref(), "m", Some(&clash), id.as_ref()),
+            Err(EncodeError::ProgressTokenPresent)
+        );
     }
 
     #[test]

@@ -38,3 +38,7 @@ pub use raw::{ArrayElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
+
+pub(crate) use encode::FrameView;
+pub(crate) use navigate::batch_element;
+pub(crate) use scan::StrSpan;

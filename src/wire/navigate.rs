@@ -162,3 +162,20 @@ impl Iterator for Elements<'_> {
         }
     }
 }
+
+/// The next element of an array whose elements start at or after `from` and which ends
+/// (its `]`) before `end`: `(start, end)` of the element.
+pub(crate) fn batch_element(buf: &[u8], from: usize, end: usize) -> Option<(usize, usize)> {
+    let buf = buf.get(..end)?;
+    let mut i = skip_ws(buf, from);
+    if buf.get(i) == Some(&b',') {
+        i = skip_ws(buf, i + 1);
+    }
+    match buf.get(i) {
+        None | Some(b']') => None,
+        Some(_) => {
+            let e = value_end(buf, i);
+            (e > i).then_some((i, e))
+        }
+    }
+}

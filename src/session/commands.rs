@@ -1,0 +1,216 @@
+//! Commands: what the application asks the endpoint to send.
+//!
+//! Every command checks what the negotiated version and both sides' capabilities allow
+//! before writing anything, and either queues one complete message or changes nothing.
+
+use serde::Serialize;
+
+use super::config::RequestOptions;
+use super::endpoint::{Endpoint, State};
+use super::errors::{Responded, SendError};
+use super::event::CloseReason;
+use super::inbound::Responder;
+use super::outbound::OutEntry;
+use crate::mcp::Method;
+use crate::time::Instant;
+use crate::wire::{ErrorCode, RawJson, RequestId, RequestIdRef};
+
+impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
+    fn check_open(&self) -> Result<(), SendError> {
+        let c = &self.core.closing;
+        if c.stop_input || c.eof || c.done || self.core.state == State::Closed {
+            return Err(SendError::Closed);
+        }
+        Ok(())
+    }
+
+    /// Sends a request and returns its id. The response arrives as
+    /// [`Event::Response`](super::Event::Response) or [`Event::Error`](super::Event::Error)
+    /// (carrying the method, to decode the result by), unless the request times out
+    /// ([`Event::TimedOut`](super::Event::TimedOut)) or is cancelled first.
+    ///
+    /// Refused locally, with nothing sent, when the method does not exist in the
+    /// negotiated version or direction, when the peer did not declare the capability it
+    /// needs (`sampling/createMessage` to a client without `sampling`, say), before the
+    /// handshake (except `ping`), or when all `OUT` slots are busy.
+    pub fn send_request<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> Result<RequestId, SendError> {
+        let core = &mut self.core;
+        core.advance(now);
+        self.check_open()?;
+        let core = &mut self.core;
+        let known = Method::from_known_name(method);
+        if known == Some(Method::Initialize) {
+            return Err(SendError::MethodNotAllowed);
+        }
+        match (core.state, core.version) {
+            (State::Ready, Some(version)) => {
+                if let Some(m) = known {
+                    if !m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Request) {
+                        return Err(SendError::MethodNotAllowed);
+                    }
+                    if let Some(cap) = m.required_capability(version, core.config.role.peer())
+                        && !core.peer_caps.contains(cap)
+                    {
+                        return Err(SendError::CapabilityNotDeclared(cap));
+                    }
+                }
+            }
+            _ if known == Some(Method::Ping) => {}
+            _ => return Err(SendError::NotReady),
+        }
+        let Some(slot) = core.out.free_slot() else { return Err(SendError::TooManyInFlight { limit: OUT }) };
+        let id_number = core.out.peek_id();
+        let id = RequestId::from_u64(id_number);
+        if options.progress {
+            core.tx.request_with_progress_token(id.as_ref(), method, params, id.as_ref())?;
+        } else {
+            core.tx.request(id.as_ref(), method, params)?;
+        }
+        core.out.allocate_id();
+        let idle = options.timeout.unwrap_or(core.config.request_timeout);
+        let max = options.max_time.unwrap_or(core.config.max_request_time);
+        core.out.slots[slot] = Some(OutEntry {
+            id: id_number,
+            method: known,
+            idle,
+            idle_deadline: core.now + idle,
+            max_deadline: core.now + max,
+            progress: options.progress,
+            reset_on_progress: options.progress && options.reset_timeout_on_progress,
+            last_progress: None,
+            ended: None,
+            cancel_unsent: false,
+        });
+        Ok(id)
+    }
+
+    /// Sends a notification.
+    ///
+    /// The endpoint sends `notifications/initialized`, `notifications/cancelled` and
+    /// `notifications/progress` itself (see [`cancel`](Self::cancel) and
+    /// [`send_progress`](Self::send_progress)). A `list_changed` or `resources/updated`
+    /// notification needs this side's matching capability; before the handshake only a
+    /// server's log messages may be sent.
+    pub fn send_notification<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), SendError> {
+        self.core.advance(now);
+        self.check_open()?;
+        let core = &mut self.core;
+        let known = Method::from_known_name(method);
+        if matches!(known, Some(Method::Initialized | Method::Cancelled | Method::Progress)) {
+            return Err(SendError::MethodNotAllowed);
+        }
+        match (core.state, core.version) {
+            (State::Ready, Some(version)) => {
+                if let Some(m) = known
+                    && (!m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Notification))
+                {
+                    return Err(SendError::MethodNotAllowed);
+                }
+            }
+            _ if known == Some(Method::LogMessage) && core.config.role == crate::mcp::Role::Server => {}
+            _ => return Err(SendError::NotReady),
+        }
+        if let Some(cap) = known.and_then(|m| m.sender_capability())
+            && !core.own_caps.contains(cap)
+        {
+            return Err(SendError::CapabilityNotDeclared(cap));
+        }
+        core.tx.notification(method, params)?;
+        Ok(())
+    }
+
+    fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
+        let closed = self.check_open().is_err() && !self.core.closing.eof;
+        let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
+        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed })
+    }
+
+    /// Answers the peer's request `id` with `result` (which must serialize to a JSON
+    /// object). If the peer cancelled it, nothing is sent: [`Responded::Suppressed`].
+    pub fn respond<R: Serialize + ?Sized>(&mut self, id: RequestIdRef<'_>, result: &R) -> Result<Responded, SendError> {
+        self.responder(id)?.respond(result)
+    }
+
+    /// Answers the peer's request `id` with an error.
+    pub fn respond_error(
+        &mut self,
+        id: RequestIdRef<'_>,
+        code: ErrorCode,
+        message: &str,
+    ) -> Result<Responded, SendError> {
+        self.responder(id)?.respond_error(code, message, None::<&RawJson<'_>>)
+    }
+
+    /// Answers the peer's request `id` with an error carrying `data`.
+    pub fn respond_error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        code: ErrorCode,
+        message: &str,
+        data: &D,
+    ) -> Result<Responded, SendError> {
+        self.responder(id)?.respond_error(code, message, Some(data))
+    }
+
+    /// Reports progress on the peer's request `id`, which must have asked for it.
+    /// Values must strictly increase; after the response nothing more can be sent.
+    pub fn send_progress(
+        &mut self,
+        id: RequestIdRef<'_>,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> Result<(), SendError> {
+        self.responder(id)?.progress(progress, total, message)
+    }
+
+    /// Cancels a request of ours: sends `notifications/cancelled` and forgets the
+    /// request, so a response that crosses the cancellation is dropped (as a
+    /// [`Misbehavior::LateResponse`](super::Misbehavior::LateResponse) event). No other
+    /// event follows for it. `initialize` cannot be cancelled.
+    pub fn cancel(&mut self, now: Instant, id: &RequestId, reason: Option<&str>) -> Result<(), SendError> {
+        self.core.advance(now);
+        self.check_open()?;
+        let core = &mut self.core;
+        let number = id.as_ref().as_u64();
+        if core.init.is_some_and(|i| Some(i.id) == number) {
+            return Err(SendError::NotCancellable);
+        }
+        let slot = number
+            .and_then(|n| core.out.find(n))
+            .filter(|&i| core.out.slots[i].is_some_and(|e| e.ended.is_none()))
+            .ok_or(SendError::UnknownRequest)?;
+        #[derive(Serialize)]
+        struct Params<'r> {
+            #[serde(rename = "requestId")]
+            request_id: RequestIdRef<'r>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            reason: Option<&'r str>,
+        }
+        core.tx.notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
+        core.out.slots[slot] = None;
+        Ok(())
+    }
+
+    /// Ends the session from this side. Requests of ours in flight fail
+    /// ([`Event::Failed`](super::Event::Failed)), requests of the peer are abandoned,
+    /// no more input is processed; queued messages are still handed out, then
+    /// [`Event::Closed`](super::Event::Closed).
+    pub fn close(&mut self, now: Instant) {
+        self.core.advance(now);
+        if !self.core.closing.done {
+            self.core.shut_down(CloseReason::LocalClose);
+        }
+    }
+}
