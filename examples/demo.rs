@@ -104,7 +104,10 @@ fn say(text: &str) {
 
 fn show_line(arrow: &str, line: &[u8]) {
     let text = String::from_utf8_lossy(line);
-    let shown = if text.len() > 150 { format!("{}…", &text[..text.floor_char_boundary(150)]) } else { text.into() };
+    let shown = match text.char_indices().nth(150) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.into_owned(),
+    };
     println!("   {arrow} {shown}");
 }
 
