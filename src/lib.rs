@@ -126,6 +126,8 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "std")]
+pub mod adapters;
 pub mod framing;
 pub mod mcp;
 pub mod session;
