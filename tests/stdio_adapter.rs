@@ -101,7 +101,6 @@ fn slow_work_does_not_block_ping_or_cancel_and_eof_ends_the_server() {
     let next = lines.next().unwrap().unwrap();
     assert_eq!(next, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"done"}]}}"#);
     // End of input: the server flushes and exits by itself, promptly.
-    drop(send);
     drop(client_out);
     let ended = StdInstant::now();
     let reason = server.join().unwrap();
