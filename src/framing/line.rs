@@ -303,6 +303,11 @@ impl<'b> LineFramer<'b> {
                         self.eof_done = true;
                         let rest = &self.buf[self.head..self.tail];
                         self.head = self.tail;
+                        if rest.len() == self.buf.len() {
+                            // It fills the buffer, so it could never fit with its newline:
+                            // the report `spare` (or one more empty `feed`) would have made.
+                            return Some(Err(LineError::TooLong { len: rest.len() }));
+                        }
                         if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                             return None;
                         }
@@ -421,6 +426,25 @@ mod tests {
         assert_eq!(f.feed(b"cd\n"), 3);
         assert_eq!(f.next_line(), Some(Ok(&b"abcd"[..])));
         assert_eq!(f.next_line(), None);
+    }
+
+    #[test]
+    fn a_partial_line_filling_the_buffer_at_eof_is_too_long_however_it_was_fed() {
+        // It used to be `Unterminated { len: 5 }` through `feed`, but `TooLong { len: 5 }`
+        // when the reader called `spare` (or fed an empty read) before learning of the end.
+        assert_eq!(run(5, &[b"[][]\r"], true), [Err(LineError::TooLong { len: 5 })]);
+        assert_eq!(run(5, &[b"{}\n[][]\r"], true), [ok(b"{}"), Err(LineError::TooLong { len: 5 })]);
+        assert_eq!(run(5, &[b"     "], true), [Err(LineError::TooLong { len: 5 })]);
+        let mut buf = [0u8; 5];
+        let mut f = LineFramer::new(&mut buf);
+        assert_eq!(f.feed(b"[][]\r"), 5);
+        assert_eq!(f.next_line(), None);
+        assert_eq!(f.feed(b""), 0);
+        f.close();
+        assert_eq!(f.next_line(), Some(Err(LineError::TooLong { len: 5 })));
+        assert_eq!(f.next_line(), None);
+        // One byte short of the buffer is still an unterminated line.
+        assert_eq!(run(5, &[b"[][]"], true), [Err(LineError::Unterminated { len: 4 })]);
     }
 
     #[test]
