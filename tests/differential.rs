@@ -13,6 +13,8 @@
 //!     rejections the rule, the readable id and the shape. Duplicate envelope members are
 //!     found by a streaming serde_json map visitor (a `Value` keeps only the last one).
 //!     Rejected frames must be reported as `Rule::Json` with the scanner's exact error.
+//!     Every accepted text is also rebuilt through `RawJson`'s navigation (`members`,
+//!     `get`, `elements`, `as_str`) and must equal serde_json's `Value`.
 //!
 //! Known, legitimate differences, handled explicitly (see `serde_verdict`):
 //! * serde_json's `Value` rejects numbers outside f64's range (`1e400`, 400-digit integers)
@@ -535,7 +537,6 @@ fn is_json_number(t: &[u8]) -> bool {
 }
 
 /// serde_json's verdict, with numbers outside f64's range accepted (see the module docs).
-#[derive(Debug, PartialEq)]
 struct Verdict {
     accepts: bool,
     /// Numbers serde_json called out of range that are (Rust's `f64` parse says so).
@@ -544,14 +545,19 @@ struct Verdict {
     /// value at the edge of the range (at least `f64::MAX` with its last digit dropped):
     /// serde_json without its `float_roundtrip` feature rounds these up to infinity.
     at_the_edge: usize,
+    /// What serde_json read, when it accepted the text as it was.
+    value: Option<Value>,
 }
 
 fn serde_verdict(input: &[u8]) -> Verdict {
     let mut text = input.to_vec();
-    let mut v = Verdict { accepts: false, out_of_range: 0, at_the_edge: 0 };
+    let mut v = Verdict { accepts: false, out_of_range: 0, at_the_edge: 0, value: None };
     loop {
         match serde_json::from_slice::<Value>(&text) {
-            Ok(_) => return Verdict { accepts: true, ..v },
+            Ok(value) => {
+                let unchanged = v.out_of_range + v.at_the_edge == 0;
+                return Verdict { accepts: true, value: unchanged.then_some(value), ..v };
+            }
             Err(e) if e.to_string().starts_with("number out of range") => {
                 // serde_json's column counts bytes from the line start, 1-based, and
                 // points at the number's last byte, or, for an exponent too large for
@@ -761,6 +767,32 @@ fn oracle(object: &[u8]) -> Outcome {
     reject(Rule::NotAMessage)
 }
 
+/// Rebuilds a validated value through the navigation API alone (`members`, `get`,
+/// `elements`, `as_str`, …), as serde_json would read it; `None` when a number is beyond
+/// what serde_json's `Value` holds.
+fn rebuild(r: mcp_sansio::wire::RawJson<'_>) -> Option<Value> {
+    use mcp_sansio::wire::JsonKind;
+    Some(match r.kind() {
+        JsonKind::Object => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in r.members() {
+                let k = k.to_string();
+                if !map.contains_key(&k) {
+                    assert_eq!(r.get(&k), Some(v), "get finds the first member named {k:?}");
+                }
+                // Later duplicates win, as in serde_json's Value.
+                map.insert(k, rebuild(v)?);
+            }
+            Value::Object(map)
+        }
+        JsonKind::Array => Value::Array(r.elements().map(rebuild).collect::<Option<_>>()?),
+        JsonKind::String => Value::String(r.as_str().unwrap().to_string()),
+        JsonKind::Number => serde_json::from_str(r.as_text()).ok()?,
+        JsonKind::Bool => Value::Bool(r.as_bool().unwrap()),
+        JsonKind::Null => Value::Null,
+    })
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).unwrap()
 }
@@ -882,6 +914,13 @@ fn check(input: &[u8], counts: &mut Counts) {
         return;
     };
     counts.valid_json += 1;
+    // Navigation finds the same structure serde_json reads.
+    let raw = mcp_sansio::wire::RawJson::parse_with(input, config).unwrap();
+    match (rebuild(raw), &serde.value) {
+        (Some(ours), Some(theirs)) => assert_eq!(&ours, theirs, "{:?}", String::from_utf8_lossy(input)),
+        (None, None) => {}
+        (ours, theirs) => panic!("{ours:?} vs {theirs:?}: {:?}", String::from_utf8_lossy(input)),
+    }
     let start = input.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')).unwrap();
     match input[start] {
         b'{' => {
@@ -985,6 +1024,11 @@ fn validate_and_classify_agree_with_serde_json() {
     }
 }
 
+fn counts_of(text: &[u8]) -> (bool, usize, usize) {
+    let v = serde_verdict(text);
+    (v.accepts, v.out_of_range, v.at_the_edge)
+}
+
 /// The facts about serde_json the comparison relies on.
 #[test]
 fn serde_json_behaves_as_assumed() {
@@ -1019,24 +1063,24 @@ fn serde_json_behaves_as_assumed() {
         assert!(e.to_string().starts_with("number out of range"));
         assert_eq!((e.line(), e.column()), (1, big.len()), "column points at the last byte");
         assert_eq!(validate(big, ScanConfig::default()), Ok(()));
-        assert_eq!(serde_verdict(big), Verdict { accepts: true, out_of_range: 1, at_the_edge: 0 });
+        assert_eq!(counts_of(big), (true, 1, 0));
     }
     let huge = format!("[{}]", "9".repeat(400));
-    assert_eq!(serde_verdict(huge.as_bytes()), Verdict { accepts: true, out_of_range: 1, at_the_edge: 0 });
-    assert_eq!(serde_verdict(b"[1e400x]"), Verdict { accepts: false, out_of_range: 1, at_the_edge: 0 });
+    assert_eq!(counts_of(huge.as_bytes()), (true, 1, 0));
+    assert_eq!(counts_of(b"[1e400x]"), (false, 1, 0));
     // An exponent past i32: serde_json stops reading it early.
     let e = serde_json::from_slice::<Value>(b"1e4233192172916").unwrap_err();
     assert_eq!((e.line(), e.column()), (1, 12));
-    assert_eq!(serde_verdict(b"1e4233192172916"), Verdict { accepts: true, out_of_range: 1, at_the_edge: 0 });
-    assert_eq!(serde_verdict(b"[1e4233192172916,1e400]"), Verdict { accepts: true, out_of_range: 2, at_the_edge: 0 });
-    assert_eq!(serde_verdict(b"0e4233192172916"), Verdict { accepts: true, out_of_range: 0, at_the_edge: 0 });
-    assert_eq!(serde_verdict(b"[-5.57e777e77]"), Verdict { accepts: false, out_of_range: 1, at_the_edge: 0 });
+    assert_eq!(counts_of(b"1e4233192172916"), (true, 1, 0));
+    assert_eq!(counts_of(b"[1e4233192172916,1e400]"), (true, 2, 0));
+    assert_eq!(counts_of(b"0e4233192172916"), (true, 0, 0));
+    assert_eq!(counts_of(b"[-5.57e777e77]"), (false, 1, 0));
     // Just below f64::MAX with many digits: finite (f64::MAX) in Rust, "out of range" to
     // serde_json without `float_roundtrip`.
     let edge = b"1.797693134862315762308e308";
     assert_eq!("1.797693134862315762308e308".parse::<f64>(), Ok(f64::MAX));
     assert!(serde_json::from_slice::<Value>(edge).unwrap_err().to_string().starts_with("number out of range"));
-    assert_eq!(serde_verdict(edge), Verdict { accepts: true, out_of_range: 0, at_the_edge: 1 });
+    assert_eq!(counts_of(edge), (true, 0, 1));
     // Depth: 127 open containers pass, 128 do not.
     let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     assert!(accepts(nest(127).as_bytes()));
