@@ -3,8 +3,10 @@
 //! `cargo bench --bench wire` prints one table: our scan + classify, typed decoding,
 //! framing + scan and encoding, side by side with serde_json on the same corpus in the
 //! same run. Candidates are measured in interleaved rounds (the order rotates every round)
-//! and the median is reported, so machine noise hits every candidate alike. Timings are
-//! never asserted; heap allocations are counted and ours must be exactly zero.
+//! and the median is reported, so machine noise hits every candidate alike. On Linux the
+//! clock is the thread's CPU time, so time spent descheduled on a busy machine is not
+//! counted. Timings are never asserted; heap allocations are counted and ours must be
+//! exactly zero.
 //!
 //! The corpus is generated in code from a fixed seed: one MCP session over stdio
 //! (initialize, a 50-tool `tools/list` with JSON Schemas, `tools/call` with escaped and
@@ -17,7 +19,9 @@
 //! * `WIRE_BENCH_QUICK=1`: a few short rounds (about 2 s), for a smoke run;
 //! * `WIRE_BENCH_ROUNDS=n`, `WIRE_BENCH_SAMPLE_MS=n`: override rounds and sample length;
 //! * `WIRE_BENCH_ONLY=text`: only the candidates whose name contains `text` (for profiling);
-//! * `WIRE_BENCH_DUMP=path`: also write the corpus there as a stdio stream, to inspect it.
+//! * `WIRE_BENCH_DUMP=path`: also write the corpus there as a stdio stream, to inspect it;
+//! * `WIRE_BENCH_PASSES=n`: run each candidate exactly `n` times after its two allocation-
+//!   counting passes, untimed, to count instructions under `valgrind --tool=callgrind`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
@@ -25,7 +29,7 @@ use std::fmt;
 use std::hint::black_box;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_sansio::framing::LineFramer;
 use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, Message, RawJson, RequestId};
@@ -1215,6 +1219,7 @@ mod sj {
 
 struct Settings {
     only: Option<String>,
+    passes: Option<usize>,
     rounds: usize,
     sample: Duration,
     class_sample: Duration,
@@ -1227,8 +1232,10 @@ impl Settings {
         let rounds = num("WIRE_BENCH_ROUNDS").unwrap_or(if quick { 3 } else { 15 }) as usize;
         let ms = num("WIRE_BENCH_SAMPLE_MS").unwrap_or(if quick { 10 } else { 80 });
         let only = std::env::var("WIRE_BENCH_ONLY").ok().filter(|v| !v.is_empty());
+        let passes = num("WIRE_BENCH_PASSES").map(|n| n as usize);
         Settings {
             only,
+            passes,
             rounds: rounds.max(1),
             sample: Duration::from_millis(ms),
             class_sample: Duration::from_millis(ms / 3 + 1),
@@ -1259,6 +1266,24 @@ struct Measured {
     allocs_per_message: f64,
 }
 
+/// The thread's CPU time on Linux (descheduled time excluded); wall time elsewhere.
+#[cfg(target_os = "linux")]
+fn now() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn now() -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+const CLOCK: &str = if cfg!(target_os = "linux") { "thread CPU time" } else { "wall time" };
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -1284,16 +1309,32 @@ fn measure(cands: &mut Vec<Candidate<'_>>, settings: &Settings, sample: Duration
         }
         allocs.push(n as f64 / c.messages as f64);
     }
+    if let Some(passes) = settings.passes {
+        for c in cands.iter_mut() {
+            for _ in 0..passes {
+                black_box((c.pass)());
+            }
+        }
+        let untimed = |(c, allocs_per_message): (&Candidate<'_>, f64)| Measured {
+            name: c.name,
+            messages: c.messages,
+            bytes: c.bytes,
+            seconds: f64::NAN,
+            spread: (f64::NAN, f64::NAN),
+            allocs_per_message,
+        };
+        return cands.iter().zip(allocs).map(untimed).collect();
+    }
     // Calibrate: passes per sample so a sample lasts about `sample`.
     let mut reps = Vec::new();
     for c in cands.iter_mut() {
-        let t = Instant::now();
+        let t = now();
         let mut n = 0;
-        while t.elapsed() < sample / 4 || n == 0 {
+        while (now() - t) < sample / 4 || n == 0 {
             black_box((c.pass)());
             n += 1;
         }
-        let per = t.elapsed().as_secs_f64() / n as f64;
+        let per = (now() - t).as_secs_f64() / n as f64;
         reps.push(((sample.as_secs_f64() / per).ceil() as usize).max(1));
     }
     let mut times = vec![Vec::with_capacity(rounds); cands.len()];
@@ -1301,11 +1342,11 @@ fn measure(cands: &mut Vec<Candidate<'_>>, settings: &Settings, sample: Duration
         for k in 0..cands.len() {
             let i = (k + round) % cands.len();
             let c = &mut cands[i];
-            let t = Instant::now();
+            let t = now();
             for _ in 0..reps[i] {
                 black_box((c.pass)());
             }
-            times[i].push(t.elapsed().as_secs_f64() / reps[i] as f64);
+            times[i].push((now() - t).as_secs_f64() / reps[i] as f64);
         }
     }
     cands
@@ -1402,7 +1443,8 @@ fn main() {
         assert_eq!(a, b, "typed decoders disagree on {}", String::from_utf8_lossy(l));
     }
     println!(
-        "settings: {} interleaved rounds of ~{} ms per candidate; medians; MB = 10^6 bytes; ratio = speed / baseline",
+        "settings: {} interleaved rounds of ~{} ms per candidate, clock: {CLOCK}; medians; MB = 10^6 bytes; \
+         ratio = speed / baseline",
         settings.rounds,
         settings.sample.as_millis()
     );
