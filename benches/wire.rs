@@ -1479,6 +1479,23 @@ fn main() {
             }),
         },
         Candidate {
+            name: "serde_json IgnoredAny + str::from_utf8 (strict)",
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: false,
+            pass: Box::new(move || {
+                lines_ref
+                    .iter()
+                    .map(|l| {
+                        // IgnoredAny skips strings without checking their UTF-8; we check it.
+                        let v: IgnoredAny = serde_json::from_slice(black_box(l)).unwrap();
+                        black_box(v);
+                        std::str::from_utf8(l).is_ok() as usize
+                    })
+                    .sum()
+            }),
+        },
+        Candidate {
             name: "serde_json into serde_json::Value",
             messages: n,
             bytes: line_bytes,
