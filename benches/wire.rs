@@ -1553,7 +1553,7 @@ fn main() {
             pass: Box::new(move || lines_ref.iter().map(|l| sj::decode(black_box(l))).sum()),
         },
         Candidate {
-            name: "ours: parse + typed params (sjc, JsonStr unescape)",
+            name: "ours: parse + typed params (span decoder, JsonStr)",
             messages: n,
             bytes: line_bytes,
             zero_alloc: true,

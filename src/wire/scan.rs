@@ -215,6 +215,27 @@ fn stop_mask(w: u64) -> u64 {
     (zero_in(quote) | zero_in(backslash) | below_space) & HI
 }
 
+/// The offset of the first `"`, `\\` or control byte in `buf[from..]`, or `buf.len()`.
+#[inline]
+pub(crate) fn find_stop(buf: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = buf.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let mask = stop_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return i + (mask.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = buf.get(i) {
+        if ends_run(b) {
+            return i;
+        }
+        i += 1;
+    }
+    buf.len()
+}
+
 #[inline(always)]
 fn ends_run(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
