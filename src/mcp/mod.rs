@@ -59,7 +59,7 @@ pub use basic::tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, Ta
 pub use basic::{EmptyParams, EmptyResult, ResultType};
 pub use capabilities::{Capability, CapabilitySet};
 pub use client::elicitation::{
-    ElicitAction, ElicitFormParams, ElicitParams, ElicitResult, ElicitUrlParams, ElicitationCompleteParams,
+    ElicitAction, ElicitFormParams, ElicitParams, ElicitResult, ElicitUrlParams, ElicitationCompleteParams, FormMode,
 };
 pub use client::roots::{ListRootsResult, Root};
 pub use client::sampling::{

@@ -74,6 +74,11 @@ impl Serialize for InputRequest<'_> {
         match self {
             Self::CreateMessage(p) => pair(s, "sampling/createMessage", p),
             Self::Elicit(p) => pair(s, "elicitation/create", p),
+            Self::ListRoots(p) if p.meta.is_none() => {
+                let mut st = s.serialize_struct("InputRequest", 1)?;
+                st.serialize_field("method", "roots/list")?;
+                st.end()
+            }
             Self::ListRoots(p) => pair(s, "roots/list", p),
             Self::Other(raw) => raw.serialize(s),
         }

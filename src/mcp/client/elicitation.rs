@@ -15,6 +15,9 @@ use crate::wire::{JsonStr, RawJson};
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[serde(rename_all = "camelCase")]
 pub struct ElicitFormParams<'a> {
+    /// `mode: "form"` (2025-11-25 on; optional: absent also means form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<FormMode>,
     /// What to tell the user.
     #[serde(borrow)]
     pub message: JsonStr<'a>,
@@ -27,6 +30,15 @@ pub struct ElicitFormParams<'a> {
     /// `_meta`
     #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta<'a>>,
+}
+
+/// The value of `mode` in form params.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FormMode {
+    /// `"form"`
+    #[serde(rename = "form")]
+    Form,
 }
 
 /// URL mode: send the user to a URL (2025-11-25 on). Written with `mode: "url"`.
@@ -75,8 +87,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for ElicitParams<'a> {
 }
 
 impl Serialize for ElicitParams<'_> {
-    /// Form params are written without `mode` unless it was received (the only form
-    /// before 2025-11-25); URL params always with `mode: "url"`.
+    /// Form params are written with `mode` only when it is set (versions before
+    /// 2025-11-25 have no `mode`); URL params always with `mode: "url"`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Form(p) => p.serialize(s),
