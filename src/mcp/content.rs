@@ -195,7 +195,7 @@ pub struct ToolResultContent<'a> {
     #[serde(borrow)]
     pub content: Items<'a, ContentBlock<'a>>,
     /// Structured result, kept raw.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    #[serde(borrow, default, deserialize_with = "crate::mcp::seq::some_raw", skip_serializing_if = "Option::is_none")]
     pub structured_content: Option<RawJson<'a>>,
     /// Whether the tool failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -380,6 +380,11 @@ pub(crate) fn object<'de, D: Deserializer<'de>>(d: D) -> Result<RawJson<'de>, D:
     Ok(raw)
 }
 
+/// Any JSON value, `null` included, as `Some` (serde would make `null` a `None`).
+pub(crate) fn some_raw<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RawJson<'de>>, D::Error> {
+    RawJson::deserialize(d).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

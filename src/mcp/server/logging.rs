@@ -70,7 +70,7 @@ pub struct SetLevelParams<'a> {
 
 /// `notifications/message` `data`: any JSON value. Decoded messages hold it raw; messages
 /// built for encoding may also give plain text.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum LogData<'a> {
     /// A JSON value.
@@ -93,6 +93,16 @@ impl<'a> LogData<'a> {
         match self {
             Self::Raw(r) => r.as_str(),
             Self::Text(t) => Some(*t),
+        }
+    }
+}
+
+impl PartialEq for LogData<'_> {
+    /// Text equals a raw JSON string with the same text.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Raw(a), Self::Raw(b)) => a == b,
+            _ => self.as_str().is_some() && self.as_str() == other.as_str(),
         }
     }
 }

@@ -245,7 +245,7 @@ pub struct CallToolResult<'a> {
     pub content: ContentList<'a>,
     /// Structured result (2025-06-18 on; an object until 2025-11-25, any value in
     /// 2026-07-28), kept raw.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    #[serde(borrow, default, deserialize_with = "crate::mcp::seq::some_raw", skip_serializing_if = "Option::is_none")]
     pub structured_content: Option<RawJson<'a>>,
     /// Whether the call failed (a tool error the model should see, not a protocol error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
