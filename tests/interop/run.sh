@@ -6,6 +6,7 @@
 #   tests/interop/run.sh --self-check    the official clients against the official
 #                                        servers too: shows the checks themselves pass on
 #                                        reference implementations
+#   tests/interop/run.sh --install-only  only install the peers (benches/stdio_roundtrip.sh)
 #
 # Scenarios:
 #   ts-client/ours      the TypeScript SDK's Client + StdioClientTransport against
@@ -62,6 +63,9 @@ install_python() {
 }
 install_node
 install_python
+if [ "${1:-}" = --install-only ]; then
+    exit 0
+fi
 py=$cache/venv/bin/python
 everything=("node" "$cache/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js" "stdio")
 pyserver=("$py" "$here/py_server.py" "--page-size" "2")

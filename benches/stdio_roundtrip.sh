@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The stdio round-trip benchmark (benches/stdio_roundtrip.rs), side by side in one run:
+#
+#   ours    examples/server (release, --features stdio)
+#   floor   examples/stdio_floor: a bare std loop over serde_json with canned replies
+#   ts      a minimal server on the official TypeScript SDK (McpServer, one echo tool;
+#           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
+#   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server)
+#
+#   benches/stdio_roundtrip.sh [--seconds S] [NAME...]    (default: all, 2 s per phase)
+#
+# The SDKs are installed by tests/interop/run.sh --install-only into .ci/cache/interop.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=2
+if [ "${1:-}" = --seconds ]; then
+    seconds=$2
+    shift 2
+fi
+names=("$@")
+[ "${#names[@]}" -gt 0 ] || names=(ours floor ts py)
+cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
+tests/interop/run.sh --install-only
+cp tests/interop/ts_echo_server.mjs "$cache/node/"
+servers=()
+for n in "${names[@]}"; do
+    case "$n" in
+        ours)
+            cargo build --quiet --release --features stdio --example server
+            servers+=("ours=$PWD/target/release/examples/server") ;;
+        floor)
+            cargo build --quiet --release --example stdio_floor
+            servers+=("floor=$PWD/target/release/examples/stdio_floor") ;;
+        ts) servers+=("ts=node $cache/node/ts_echo_server.mjs") ;;
+        py) servers+=("py=$cache/venv/bin/python $PWD/tests/interop/py_server.py") ;;
+        *) echo "stdio_roundtrip: unknown server $n" >&2; exit 2 ;;
+    esac
+done
+cargo bench --quiet --bench stdio_roundtrip -- --seconds "$seconds" "${servers[@]}"
