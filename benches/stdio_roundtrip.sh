@@ -2,6 +2,8 @@
 # The stdio round-trip benchmark (benches/stdio_roundtrip.rs), side by side in one run:
 #
 #   ours    examples/server (release, --features stdio)
+#   min     examples/stdio_min: the stdio adapter and the session with one canned tool
+#           result (what the adapter costs without the example's application)
 #   floor   examples/stdio_floor: a bare std loop over serde_json with canned replies
 #   ts      a minimal server on the official TypeScript SDK (McpServer, one echo tool;
 #           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
@@ -18,7 +20,7 @@ if [ "${1:-}" = --seconds ]; then
     shift 2
 fi
 names=("$@")
-[ "${#names[@]}" -gt 0 ] || names=(ours floor ts py)
+[ "${#names[@]}" -gt 0 ] || names=(ours min floor ts py)
 cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
 tests/interop/run.sh --install-only
 cp tests/interop/ts_echo_server.mjs "$cache/node/"
@@ -28,6 +30,9 @@ for n in "${names[@]}"; do
         ours)
             cargo build --quiet --release --features stdio --example server
             servers+=("ours=$PWD/target/release/examples/server") ;;
+        min)
+            cargo build --quiet --release --features stdio --example stdio_min
+            servers+=("min=$PWD/target/release/examples/stdio_min") ;;
         floor)
             cargo build --quiet --release --example stdio_floor
             servers+=("floor=$PWD/target/release/examples/stdio_floor") ;;
