@@ -158,6 +158,11 @@ for sc in "${scenarios[@]}"; do
         */ours) need=server ;;
         ours/*) need=client ;;
     esac
+    if [ -n "$need" ] && ! grep -q "^name = \"$need\"" Cargo.toml; then
+        # Until examples/server and examples/client land, their scenarios are skipped.
+        printf '{"scenario":"%s","label":"build","check":"sdk:build","ok":null,"detail":"no example named %s in Cargo.toml yet: skipped"}\n' "$sc" "$need" >> "$results"
+        continue
+    fi
     if [ -n "$need" ] && ! build "$need"; then
         printf '{"scenario":"%s","label":"build","check":"sdk:build","ok":false,"detail":"cargo build --release --features stdio --example %s failed"}\n' "$sc" "$need" >> "$results"
         continue

@@ -44,7 +44,8 @@ def main():
                     n = sum(1 for r in got if r["ok"])
                     cells.append(f"{n}/{len(got)} ok" if name == "sdk" else "ok")
             print(f"  {label:<24}" + "".join(f"{c:>11}" for c in cells))
-            infos = [r for r in srows if r["label"] == label and r["check"].startswith("info:")]
+            infos = [r for r in srows if r["label"] == label
+                     and (r["check"].startswith("info:") or (r["check"] == "sdk:build" and r["ok"] is None))]
             for r in infos:
                 print(f"  {'':<24} {r['check']}: {r['detail']}")
         failed += [r for r in srows if r["ok"] is False]
