@@ -22,7 +22,7 @@ import mcp_types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
 HERE = Path(__file__).resolve().parent
 UNKNOWN = "interop/no-such-method"
@@ -185,6 +185,21 @@ async def run_session(profile, log_dir, command, version):
                 return "call abandoned by cancelling its scope; server alive"
 
             await check("cancel", cancel)
+
+            for sr in profile.get("serverRequests", []):
+                negotiated = session.protocol_version
+                if "since" in sr and KNOWN_PROTOCOL_VERSIONS.index(negotiated) < KNOWN_PROTOCOL_VERSIONS.index(sr["since"]):
+                    row(label, f"sdk:server request via {sr['name']}", None, f"not in {negotiated} (since {sr['since']})")
+                    continue
+
+                async def server_request(sr=sr):
+                    r = await session.call_tool(sr["name"], sr["arguments"], read_timeout_seconds=10)
+                    text = json.dumps([c.model_dump(mode="json", exclude_none=True) for c in r.content])
+                    if r.is_error or sr["expect"] not in text:
+                        raise AssertionError(f"result {text[:200]} lacks {sr['expect']!r}")
+                    return text[:100]
+
+                await check(f"server request via {sr['name']}", server_request)
 
             async def unknown():
                 try:

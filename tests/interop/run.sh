@@ -87,7 +87,7 @@ results=$cache/results.jsonl
 rm -rf "$logs"
 mkdir -p "$logs"
 : > "$results"
-WIRE_ALL=(handshake ping lists progress cancel unknown answered exit)
+WIRE_ALL=(handshake ping lists progress cancel unknown answered server-req exit)
 
 # Tags the rows a command prints with the scenario name; a command that dies is a row.
 collect() { # scenario, command...

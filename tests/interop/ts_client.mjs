@@ -40,10 +40,14 @@ function row(label, check, ok, detail) {
 
 // Client.connect always offers LATEST_PROTOCOL_VERSION. For the other versions this
 // does what Client.connect does (SDK 1.32.2, client/index.js) with another offer.
+// Returns the negotiated version.
 async function connectOffering(client, transport, version) {
     if (version === LATEST_PROTOCOL_VERSION) {
+        // Client.connect hands the negotiated version to transports that take it (HTTP).
+        let negotiated;
+        transport.setProtocolVersion = v => (negotiated = v);
         await client.connect(transport);
-        return;
+        return negotiated;
     }
     await Protocol.prototype.connect.call(client, transport);
     const result = await client.request(
@@ -56,6 +60,7 @@ async function connectOffering(client, transport, version) {
     client._serverCapabilities = result.capabilities;
     client._serverVersion = result.serverInfo;
     await client.notification({ method: 'notifications/initialized' });
+    return result.protocolVersion;
 }
 
 async function session(version) {
@@ -85,10 +90,13 @@ async function session(version) {
     };
 
     let connected = false;
+    let negotiated;
     await check('initialize', async () => {
-        await connectOffering(client, transport, version);
+        negotiated = await connectOffering(client, transport, version);
         connected = true;
-        return `server ${JSON.stringify(client.getServerVersion())}`;
+        const want = profile.versions.includes(version) ? version : profile.versions.at(-1);
+        if (negotiated !== want) throw new Error(`negotiated ${negotiated}, want ${want}`);
+        return `negotiated ${negotiated} with ${JSON.stringify(client.getServerVersion())}`;
     });
     if (!connected) return log;
 
@@ -162,6 +170,20 @@ async function session(version) {
         if (JSON.stringify(r) !== '{}') throw new Error('ping after cancel failed');
         return `rejected with "${String(o.rejected?.message ?? o.rejected).slice(0, 60)}", server alive`;
     });
+
+    const ORDER = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+    for (const sr of profile.serverRequests ?? []) {
+        if (sr.since && ORDER.indexOf(negotiated) < ORDER.indexOf(sr.since)) {
+            row(label, `sdk:server request via ${sr.name}`, null, `not in ${negotiated} (since ${sr.since})`);
+            continue;
+        }
+        await check(`server request via ${sr.name}`, async () => {
+            const r = await client.callTool({ name: sr.name, arguments: sr.arguments }, CallToolResultSchema, { timeout: 10000 });
+            const text = JSON.stringify(r.content);
+            if (r.isError || !text.includes(sr.expect)) throw new Error(`result ${text.slice(0, 200)} lacks "${sr.expect}"`);
+            return text.slice(0, 100);
+        });
+    }
 
     await check('unknown method', async () => {
         try {
