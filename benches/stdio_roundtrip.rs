@@ -6,7 +6,9 @@
 //!   of the time each, and the run with the median rate is reported);
 //! * server CPU per round trip: utime+stime from `/proc/<pid>/stat` around each phase,
 //!   over the round trips of that phase (all of the server's threads);
-//! * peak RSS: `VmHWM` from `/proc/<pid>/status` at the end.
+//! * peak RSS: `VmHWM` from `/proc/<pid>/status` at the end, and `RssAnon` (heap, stacks,
+//!   anonymous maps: the process's own memory, without the pages of shared libraries and
+//!   of its executable that RSS also counts).
 //!
 //! Usage (benches/stdio_roundtrip.sh builds and installs everything and passes these):
 //!
@@ -248,6 +250,7 @@ struct Report {
     name: String,
     cold_ms: f64,
     rss_mib: f64,
+    anon_mib: f64,
     phases: Vec<Phase>, // ping@1, ping@32, call@1, call@32
 }
 
@@ -277,8 +280,9 @@ fn measure(name: &str, command: &[String], seconds: f64) -> Report {
         median_phase(&mut server, Kind::Call, WINDOW, seconds, &mut id),
     ];
     let rss_mib = status_kb(server.pid(), "VmHWM:").unwrap_or(0) as f64 / 1024.0;
+    let anon_mib = status_kb(server.pid(), "RssAnon:").unwrap_or(0) as f64 / 1024.0;
     server.close();
-    Report { name: name.to_string(), cold_ms: colds[colds.len() / 2], rss_mib, phases }
+    Report { name: name.to_string(), cold_ms: colds[colds.len() / 2], rss_mib, anon_mib, phases }
 }
 
 fn fmt_rate(v: f64) -> String {
@@ -318,7 +322,8 @@ fn main() {
 
     let rows: Vec<Row> = vec![
         ("cold start (spawn to initialize result)", Box::new(|r: &Report| r.cold_ms * 1000.0), false, fmt_us),
-        ("peak RSS (VmHWM), MiB", Box::new(|r: &Report| r.rss_mib), false, |v| format!("{v:.1}")),
+        ("peak RSS (VmHWM), MiB", Box::new(|r: &Report| r.rss_mib), false, |v| format!("{v:.2}")),
+        ("private memory at the end (RssAnon), MiB", Box::new(|r: &Report| r.anon_mib), false, |v| format!("{v:.2}")),
         ("ping/s, 1 outstanding", Box::new(|r: &Report| r.phases[0].per_second), true, fmt_rate),
         ("ping p50 / p99, 1 outstanding", Box::new(|r: &Report| r.phases[0].p50_us), false, fmt_us),
         ("ping/s, 32 outstanding", Box::new(|r: &Report| r.phases[1].per_second), true, fmt_rate),
