@@ -164,7 +164,9 @@ fn outbound_cancel_frees_the_slot_and_drops_the_answer() {
 #[test]
 fn unknown_and_duplicate_responses_and_null_id_errors_are_events() {
     let mut p = Pair::ready();
-    p.inject_to_client(b"{\"jsonrpc\":\"2.0\",\"id\":77,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{}}\n");
+    p.inject_to_client(
+        b"{\"jsonrpc\":\"2.0\",\"id\":77,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{}}\n",
+    );
     p.inject_to_client(b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n");
     assert_eq!(
         p.client.take(),
