@@ -303,6 +303,21 @@ impl Pair {
         self.drive();
     }
 
+    /// The test speaks for the client: `bytes` go to the server, and what the server says
+    /// in return is recorded in its `sent` but not delivered to the real client.
+    pub fn play_client(&mut self, bytes: &[u8]) {
+        self.drive();
+        self.server.feed(self.now, bytes);
+        self.server.pipe.clear();
+    }
+
+    /// The test speaks for the server (see [`play_client`](Self::play_client)).
+    pub fn play_server(&mut self, bytes: &[u8]) {
+        self.drive();
+        self.client.feed(self.now, bytes);
+        self.client.pipe.clear();
+    }
+
     /// Feeds raw bytes to the server as if the client had sent them.
     pub fn inject_to_server(&mut self, bytes: &[u8]) {
         let mut rest = bytes;
