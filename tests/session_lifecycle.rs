@@ -731,8 +731,8 @@ fn batches_work_when_2025_03_26_was_negotiated() {
     assert_eq!(
         server.new_lines(),
         vec![
-            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message is not a JSON object"}}"#,
-            r#"{"jsonrpc":"2.0","id":14,"error":{"code":-32600,"message":"\"method\" must be a string"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message is not a JSON object"}}"#,
+            r#"{"jsonrpc":"2.0","id":14,"error":{"code":-32600,"message":"Invalid Request: \"method\" must be a string"}}"#,
             r#"{"jsonrpc":"2.0","id":15,"result":{}}"#,
         ]
     );
@@ -741,7 +741,7 @@ fn batches_work_when_2025_03_26_was_negotiated() {
     assert_eq!(server.take(), vec![Ev::Misbehavior("InvalidMessage(EmptyBatch, replied=true)".into())]);
     assert_eq!(
         server.new_lines(),
-        vec![r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}"#]
+        vec![r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: empty batch"}}"#]
     );
 }
 
@@ -778,7 +778,7 @@ fn batches_are_refused_in_every_other_version_and_before_negotiation() {
         assert_eq!(
             server.new_lines(),
             vec![format!(
-                r#"{{"jsonrpc":"2.0",{id}"error":{{"code":-32600,"message":"JSON-RPC batches are not allowed in this protocol version"}}}}"#
+                r#"{{"jsonrpc":"2.0",{id}"error":{{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not allowed in this protocol version"}}}}"#
             )],
             "{version}"
         );

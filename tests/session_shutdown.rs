@@ -346,27 +346,27 @@ fn a_server_answers_broken_requests_and_unreadable_lines_only() {
                 p.server.new_lines(),
                 vec![
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"invalid literal (expected true, false or null)"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"Parse error: invalid literal (expected true, false or null)"}}}}"#
                     ),
                     r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_string(),
-                    r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"\"jsonrpc\" must be \"2.0\""}}"#
+                    r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}"#
                         .to_string(),
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"unexpected byte where a value should start"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"Parse error: unexpected byte where a value should start"}}}}"#
                     ),
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"message is not a JSON object"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"Invalid Request: message is not a JSON object"}}}}"#
                     ),
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"request id must not be null"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"Invalid Request: request id must not be null"}}}}"#
                     ),
                     r#"{"jsonrpc":"2.0","id":3,"result":{}}"#.to_string(),
                     r#"{"jsonrpc":"2.0","id":4,"result":{}}"#.to_string(),
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"id must be a string or an integer"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32600,"message":"Invalid Request: id must be a string or an integer"}}}}"#
                     ),
                     format!(
-                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"unexpected end of input"}}}}"#
+                        r#"{{"jsonrpc":"2.0",{null}"error":{{"code":-32700,"message":"Parse error: unexpected end of input"}}}}"#
                     ),
                 ],
                 "{version} chunk {chunk}"
@@ -402,11 +402,11 @@ fn a_client_does_not_answer_garbage() {
         p.client.new_lines(),
         vec![
             r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
-            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"\"jsonrpc\" must be \"2.0\""}}"#,
-            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"request id must not be null"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}"#,
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: request id must not be null"}}"#,
             r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
-            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"id must be a string or an integer"}}"#,
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: id must be a string or an integer"}}"#,
         ]
     );
     assert_eq!(p.client.take().len(), 9);

@@ -165,7 +165,10 @@ impl<'b> LineFramer<'b> {
             // Full. If a newline is in there, lines are waiting to be drained; if not,
             // the current line cannot fit and is skipped from here on.
             self.decide_bom_when_full();
-            if self.find_newline().is_none() {
+            if self.head > 0 {
+                // A BOM was just dropped: the line after it may still fit.
+                self.compact();
+            } else if self.find_newline().is_none() {
                 self.skipping = Some(self.tail - self.head);
                 self.skip_ends_in_cr = self.tail > self.head && self.buf[self.tail - 1] == b'\r';
                 self.head = 0;
@@ -323,6 +326,11 @@ impl<'b> LineFramer<'b> {
                         self.eof_done = true;
                         let rest = &self.buf[self.head..self.tail];
                         self.head = self.tail;
+                        if rest.len() == self.buf.len() {
+                            // It fills the buffer, so it could never fit with its newline:
+                            // the report `spare` (or one more empty `feed`) would have made.
+                            return Some(Err(LineError::TooLong { len: rest.len() }));
+                        }
                         if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                             return None;
                         }
@@ -437,6 +445,43 @@ mod tests {
         }
         let bytes: Vec<&[u8]> = stream.chunks(1).collect();
         assert_eq!(run(12, &bytes, true), want);
+    }
+
+    #[test]
+    fn bom_dropped_when_the_buffer_is_full_frees_its_room() {
+        // Fed without draining in between, so the BOM is decided inside `spare` on a full
+        // buffer. It used to count against the line after it (`TooLong { len: 1 }` here).
+        let mut buf = [0u8; 3];
+        let mut f = LineFramer::new(&mut buf);
+        for b in b"\xEF\xBB\xBF{\r\n" {
+            assert_eq!(f.feed(&[*b]), 1);
+        }
+        assert_eq!(f.next_line(), Some(Ok(&b"{"[..])));
+        let mut buf = [0u8; 5];
+        let mut f = LineFramer::new(&mut buf);
+        assert_eq!(f.feed(b"\xEF\xBB\xBFabcd\n"), 5);
+        assert_eq!(f.feed(b"cd\n"), 3);
+        assert_eq!(f.next_line(), Some(Ok(&b"abcd"[..])));
+        assert_eq!(f.next_line(), None);
+    }
+
+    #[test]
+    fn a_partial_line_filling_the_buffer_at_eof_is_too_long_however_it_was_fed() {
+        // It used to be `Unterminated { len: 5 }` through `feed`, but `TooLong { len: 5 }`
+        // when the reader called `spare` (or fed an empty read) before learning of the end.
+        assert_eq!(run(5, &[b"[][]\r"], true), [Err(LineError::TooLong { len: 5 })]);
+        assert_eq!(run(5, &[b"{}\n[][]\r"], true), [ok(b"{}"), Err(LineError::TooLong { len: 5 })]);
+        assert_eq!(run(5, &[b"     "], true), [Err(LineError::TooLong { len: 5 })]);
+        let mut buf = [0u8; 5];
+        let mut f = LineFramer::new(&mut buf);
+        assert_eq!(f.feed(b"[][]\r"), 5);
+        assert_eq!(f.next_line(), None);
+        assert_eq!(f.feed(b""), 0);
+        f.close();
+        assert_eq!(f.next_line(), Some(Err(LineError::TooLong { len: 5 })));
+        assert_eq!(f.next_line(), None);
+        // One byte short of the buffer is still an unterminated line.
+        assert_eq!(run(5, &[b"[][]"], true), [Err(LineError::Unterminated { len: 4 })]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! stray cancellation, a duplicate `initialized`). Each path is named after the rule of the
 //! specification it implements.
 
+use core::fmt::Write as _;
 use core::ops::Range;
 
 use super::endpoint::{BatchCursor, Core, State};
@@ -68,7 +69,10 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                 Some(id) => ErrorId::Id(id),
                 None => self.unreadable_id(),
             };
-            self.auto_error(id, e.code(), e.rule.describe())
+            let mut message: heapless::String<96> = heapless::String::new();
+            let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error" } else { "Invalid Request" };
+            let _ = write!(message, "{prefix}: {}", e.rule.describe());
+            self.auto_error(id, e.code(), &message)
         };
         Plan::InvalidMessage { rule: e.rule, id: e.id.map(|i| Span::of(buf, i.as_token())), shape: e.shape, replied }
     }

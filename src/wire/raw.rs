@@ -144,12 +144,13 @@ impl<'a> RawJson<'a> {
         parse_u64(self.bytes)
     }
 
-    /// The number as `f64` (integers included), if this is a number.
+    /// The number as `f64` (integers included, rounded to the nearest), if this is a
+    /// number within `f64`'s range (`1e400` is `None`, not infinity).
     pub fn as_f64(&self) -> Option<f64> {
         if self.kind() != JsonKind::Number {
             return None;
         }
-        core::str::from_utf8(self.bytes).ok()?.parse().ok()
+        core::str::from_utf8(self.bytes).ok()?.parse::<f64>().ok().filter(|f| f.is_finite())
     }
 
     /// Decodes the value into `T` with this crate's span decoder (see [`DecodeError`]).
@@ -300,6 +301,8 @@ mod tests {
         assert_eq!(n(b"18446744073709551616").as_u64(), None);
         assert_eq!(n(b"1.0").as_i64(), None);
         assert_eq!(n(b"-0").as_i64(), Some(0));
+        assert_eq!(n(b"1e400").as_f64(), None);
+        assert_eq!(n(b"-1e308").as_f64(), Some(-1e308));
     }
 
     #[test]
