@@ -21,14 +21,17 @@ pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
     let mut j = start;
     let mut escaped = false;
-    while let Some(&b) = buf.get(j) {
-        match b {
-            b'"' => return (StrSpan { start, end: j, escaped }, j + 1),
-            b'\\' => {
+    loop {
+        // Validated text holds no control bytes, so the next stop is a quote or a backslash.
+        j = super::scan::find_stop(buf, j);
+        match buf.get(j) {
+            Some(b'"') => return (StrSpan { start, end: j, escaped }, j + 1),
+            Some(b'\\') => {
                 escaped = true;
                 j += 2;
             }
-            _ => j += 1,
+            Some(_) => j += 1,
+            None => break,
         }
     }
     let end = buf.len();

@@ -200,14 +200,45 @@ pub(crate) struct Scanner<'a> {
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `w` is `"`, `\`, a control character or non-ASCII.
+/// Flags (in its high bit) each byte of `w` that ends a run of plain string text: `"`,
+/// `\` or a control character. Non-ASCII bytes are not flagged: they are checked as UTF-8
+/// a whole run at a time.
+///
+/// Only the lowest flagged byte is exact (borrows propagate upward, so bytes above a true
+/// hit may be flagged too), which is all a forward scan needs.
 #[inline(always)]
-fn has_special_byte(w: u64) -> bool {
+fn stop_mask(w: u64) -> u64 {
     let quote = w ^ (LO * b'"' as u64);
     let backslash = w ^ (LO * b'\\' as u64);
     let zero_in = |v: u64| v.wrapping_sub(LO) & !v;
     let below_space = w.wrapping_sub(LO * 0x20) & !w;
-    ((zero_in(quote) | zero_in(backslash) | below_space) & HI) | (w & HI) != 0
+    (zero_in(quote) | zero_in(backslash) | below_space) & HI
+}
+
+/// The offset of the first `"`, `\\` or control byte in `buf[from..]`, or `buf.len()`.
+#[inline]
+pub(crate) fn find_stop(buf: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = buf.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let mask = stop_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return i + (mask.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = buf.get(i) {
+        if ends_run(b) {
+            return i;
+        }
+        i += 1;
+    }
+    buf.len()
+}
+
+#[inline(always)]
+fn ends_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
 }
 
 #[inline(always)]
@@ -286,47 +317,85 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans a string whose opening quote is at `pos`.
+    ///
+    /// The text between escapes is scanned eight bytes at a time for the next quote,
+    /// backslash or control character. If any byte of the string is non-ASCII, its whole
+    /// content is then checked with `core::str::from_utf8`, which accepts exactly the
+    /// well-formed UTF-8 of Unicode table 3-7 (no overlongs, no encoded surrogates, nothing
+    /// above U+10FFFF); escapes are ASCII and cannot hide a bad sequence. Before any other
+    /// error is reported the text up to it is checked too, so errors come out at the same
+    /// offsets, and in the same order, as a byte-at-a-time scan would find them.
     pub(crate) fn string(&mut self) -> Result<StrSpan, ScanError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
-        self.pos += 1;
-        let start = self.pos;
-        let mut escaped = false;
         let buf = self.buf;
-        let mut i = self.pos;
+        let start = self.pos + 1;
+        let mut escaped = false;
+        let mut i = start;
+        // A high bit is set here if any text byte seen so far may be non-ASCII.
+        let mut high = 0u64;
         loop {
-            // Eight plain ASCII bytes at a time until something needs a closer look.
-            while let Some(chunk) = buf.get(i..i + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                if has_special_byte(u64::from_le_bytes(word)) {
-                    break;
+            // Find the next quote, backslash or control character.
+            let stop = loop {
+                if let Some(chunk) = buf.get(i..i + 8) {
+                    let mut word = [0u8; 8];
+                    word.copy_from_slice(chunk);
+                    let w = u64::from_le_bytes(word);
+                    let mask = stop_mask(w);
+                    if mask != 0 {
+                        let k = mask.trailing_zeros() / 8;
+                        // Only the bytes before the stop are text.
+                        high |= w & ((1u64 << (8 * k)) - 1);
+                        i += k as usize;
+                        break Some((w >> (8 * k)) as u8);
+                    }
+                    high |= w;
+                    i += 8;
+                } else {
+                    match buf.get(i) {
+                        Some(&b) if ends_run(b) => break Some(b),
+                        Some(&b) => {
+                            high |= u64::from(b);
+                            i += 1;
+                        }
+                        None => break None,
+                    }
                 }
-                i += 8;
-            }
-            let Some(&b) = buf.get(i) else {
-                self.pos = i;
-                return Err(self.err(ScanErrorKind::UnexpectedEnd));
             };
-            match b {
-                b'"' => {
-                    self.pos = i + 1;
-                    return Ok(StrSpan { start, end: i, escaped });
-                }
-                b'\\' => {
+            let result = match stop {
+                Some(b'"') => Ok(StrSpan { start, end: i, escaped }),
+                Some(b'\\') => {
                     escaped = true;
                     self.pos = i;
-                    i = self.escape()?;
+                    match self.escape() {
+                        Ok(next) => {
+                            i = next;
+                            continue;
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
-                0x00..=0x1F => {
-                    self.pos = i;
-                    return Err(self.err(ScanErrorKind::ControlCharacter));
-                }
-                0x80..=0xFF => {
-                    self.pos = i;
-                    i = self.utf8_sequence()?;
-                }
-                _ => i += 1,
+                Some(_) => Err(ScanError { kind: ScanErrorKind::ControlCharacter, offset: i }),
+                None => Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: i }),
+            };
+            if high & HI != 0 {
+                self.utf8_run(start, i)?;
             }
+            if result.is_ok() {
+                self.pos = i + 1;
+            } else {
+                self.pos = i;
+            }
+            return result;
+        }
+    }
+
+    /// Checks that `buf[from..to]` is well-formed UTF-8. A sequence cut short at `to` is
+    /// invalid: `to` is at a quote, a backslash, a control character or the end of input.
+    #[inline(never)]
+    fn utf8_run(&self, from: usize, to: usize) -> Result<(), ScanError> {
+        match core::str::from_utf8(self.buf.get(from..to).unwrap_or_default()) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: from + e.valid_up_to() }),
         }
     }
 
@@ -369,32 +438,6 @@ impl<'a> Scanner<'a> {
             }
         }
         Ok(v)
-    }
-
-    /// Validates one multi-byte UTF-8 sequence at `pos` (Unicode 15, table 3-7).
-    fn utf8_sequence(&self) -> Result<usize, ScanError> {
-        let at = self.pos;
-        let bad = ScanError { kind: ScanErrorKind::InvalidUtf8, offset: at };
-        let b0 = self.buf[at];
-        let (len, lo, hi) = match b0 {
-            0xC2..=0xDF => (2, 0x80, 0xBF),
-            0xE0 => (3, 0xA0, 0xBF),
-            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
-            0xED => (3, 0x80, 0x9F),
-            0xF0 => (4, 0x90, 0xBF),
-            0xF1..=0xF3 => (4, 0x80, 0xBF),
-            0xF4 => (4, 0x80, 0x8F),
-            _ => return Err(bad),
-        };
-        let Some(tail) = self.buf.get(at + 1..at + len) else {
-            // A truncated sequence at the end of input is still invalid UTF-8; the string
-            // is also unterminated, but the encoding error is the more precise report.
-            return Err(bad);
-        };
-        if !(lo..=hi).contains(&tail[0]) || tail[1..].iter().any(|&c| !(0x80..=0xBF).contains(&c)) {
-            return Err(bad);
-        }
-        Ok(at + len)
     }
 
     /// Scans a number at `pos`; returns whether it is an integer (no fraction, no exponent).
@@ -574,13 +617,26 @@ mod tests {
     }
 
     #[test]
-    fn special_byte_detector_is_exact_on_every_position() {
+    fn stop_detector_finds_the_first_stop_on_every_position() {
         for pos in 0..8 {
             for b in 0..=255u8 {
                 let mut w = *b"abcdefgh";
                 w[pos] = b;
-                let special = b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b);
-                assert_eq!(has_special_byte(u64::from_le_bytes(w)), special, "byte {b:#x} at {pos}");
+                let mask = stop_mask(u64::from_le_bytes(w));
+                let want = ends_run(b).then_some(pos as u32);
+                assert_eq!((mask != 0).then(|| mask.trailing_zeros() / 8), want, "byte {b:#x} at {pos}");
+                // With another stop after it, the first one is still the one found.
+                if pos < 7 && ends_run(b) {
+                    w[7] = b'"';
+                    let mask = stop_mask(u64::from_le_bytes(w));
+                    assert_eq!(mask.trailing_zeros() / 8, pos as u32, "byte {b:#x} at {pos}, quote after");
+                }
+                // A stop after a non-stop byte `b` (including every non-ASCII byte).
+                if !ends_run(b) && pos < 7 {
+                    w[pos + 1] = 0x1F;
+                    let mask = stop_mask(u64::from_le_bytes(w));
+                    assert_eq!(mask.trailing_zeros() / 8, pos as u32 + 1, "byte {b:#x} at {pos}, control after");
+                }
             }
         }
     }

@@ -107,7 +107,11 @@ impl<'b> Out<'b> {
     fn escaped_fragment(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut run = 0;
-        for (i, &b) in bytes.iter().enumerate() {
+        loop {
+            // Plain text up to the next byte that needs escaping, eight bytes at a time.
+            let i = super::scan::find_stop(bytes, run);
+            self.put(&bytes[run..i]);
+            let Some(&b) = bytes.get(i) else { return };
             let escape: &[u8] = match b {
                 b'"' => b"\\\"",
                 b'\\' => b"\\\\",
@@ -116,32 +120,22 @@ impl<'b> Out<'b> {
                 b'\t' => b"\\t",
                 0x08 => b"\\b",
                 0x0C => b"\\f",
-                0x00..=0x1F => {
-                    self.put(&bytes[run..i]);
+                _ => {
                     const HEX: &[u8; 16] = b"0123456789abcdef";
                     self.put(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
                     run = i + 1;
                     continue;
                 }
-                _ => continue,
             };
-            self.put(&bytes[run..i]);
             self.put(escape);
             run = i + 1;
         }
-        self.put(&bytes[run..]);
     }
 
-    pub(crate) fn u64(&mut self, v: u64) {
-        self.u128(v as u128);
-    }
-
-    pub(crate) fn i64(&mut self, v: i64) {
-        self.i128(v as i128);
-    }
-
-    fn u128(&mut self, mut v: u128) {
-        let mut digits = [0u8; 39];
+    pub(crate) fn u64(&mut self, mut v: u64) {
+        // Formatted in u64 arithmetic: u128 division pulls a large routine into small
+        // targets.
+        let mut digits = [0u8; 20];
         let mut i = digits.len();
         loop {
             i -= 1;
@@ -152,6 +146,30 @@ impl<'b> Out<'b> {
             }
         }
         self.put(&digits[i..]);
+    }
+
+    pub(crate) fn i64(&mut self, v: i64) {
+        if v < 0 {
+            self.byte(b'-');
+        }
+        self.u64(v.unsigned_abs());
+    }
+
+    fn u128(&mut self, v: u128) {
+        match u64::try_from(v) {
+            Ok(small) => self.u64(small),
+            Err(_) => {
+                let mut digits = [0u8; 39];
+                let mut i = digits.len();
+                let mut v = v;
+                while v > 0 {
+                    i -= 1;
+                    digits[i] = b'0' + (v % 10) as u8;
+                    v /= 10;
+                }
+                self.put(&digits[i..]);
+            }
+        }
     }
 
     fn i128(&mut self, v: i128) {

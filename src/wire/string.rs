@@ -114,23 +114,29 @@ impl<'a> JsonStr<'a> {
     ///
     /// On [`UnescapeError::BufferTooSmall`] the error says how many bytes are needed.
     pub fn unescape_into<'s>(&self, scratch: &'s mut [u8]) -> Result<&'s str, UnescapeError> {
-        let needed = self.unescaped_len();
-        if needed > scratch.len() {
-            return Err(UnescapeError::BufferTooSmall { needed, capacity: scratch.len() });
-        }
+        // Byte runs are copied as they are (the frame was validated) and the output is
+        // checked as UTF-8 once, at the end.
+        let raw = self.raw;
+        let capacity = scratch.len();
+        let too_small = || UnescapeError::BufferTooSmall { needed: self.unescaped_len(), capacity };
         let mut n = 0;
-        for fragment in self.fragments() {
-            let bytes: &[u8] = match fragment {
-                Fragment::Text(t) => t.as_bytes(),
-                Fragment::Char(c) => {
-                    n += c.encode_utf8(&mut scratch[n..]).len();
-                    continue;
-                }
-            };
-            scratch[n..n + bytes.len()].copy_from_slice(bytes);
-            n += bytes.len();
+        let mut i = 0;
+        loop {
+            let j = raw[i..].iter().position(|&b| b == b'\\').map_or(raw.len(), |p| i + p);
+            let text = &raw[i..j];
+            scratch.get_mut(n..n + text.len()).ok_or_else(too_small)?.copy_from_slice(text);
+            n += text.len();
+            if j >= raw.len() {
+                break;
+            }
+            let (c, used) = decode_escape(&raw[j..]);
+            let mut utf8 = [0u8; 4];
+            let c = c.encode_utf8(&mut utf8).as_bytes();
+            scratch.get_mut(n..n + c.len()).ok_or_else(too_small)?.copy_from_slice(c);
+            n += c.len();
+            i = (j + used).min(raw.len());
         }
-        // Every piece written above was a `str` or an encoded `char`, so this cannot fail.
+        // Valid text with escapes decoded to chars is valid UTF-8: this cannot fail.
         Ok(core::str::from_utf8(&scratch[..n]).unwrap_or_default())
     }
 

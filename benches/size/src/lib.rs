@@ -1,0 +1,118 @@
+//! What the size probes exercise: each piece of the wire layer an MCU server needs.
+//!
+//! Every `src/bin/*.rs` is a `no_std`, `no_main` binary whose `_start` calls some of these
+//! with opaque inputs, so the linker keeps exactly the code those pieces need.
+#![no_std]
+
+use core::hint::black_box;
+
+use mcp_sansio::framing::LineFramer;
+use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, Message, RawJson, RequestIdRef};
+use serde::{Deserialize, Serialize};
+
+/// Stops the program; with `panic = "abort"` and no formatting this stays tiny.
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    loop {}
+}
+
+/// Bytes the compiler cannot see through, as if read from a UART.
+pub fn opaque<const N: usize>() -> [u8; N] {
+    let mut buf = [0u8; N];
+    black_box(&mut buf);
+    buf
+}
+
+/// Validate + classify one frame, and look at what a server dispatches on.
+pub fn classify(frame: &[u8]) -> Option<Message<'_>> {
+    match Message::parse(frame) {
+        Ok(m) => {
+            black_box(m.kind());
+            Some(m)
+        }
+        Err(e) => {
+            // The reply a broken frame needs: its code, and whether to send one at all.
+            black_box((e.code().0, e.should_reply(), e.id.map(|id| id.as_token())));
+            None
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct CallToolParams<'a> {
+    #[serde(borrow)]
+    name: JsonStr<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Arguments<'a> {
+    #[serde(borrow)]
+    text: JsonStr<'a>,
+    max_results: Option<u32>,
+}
+
+/// Typed decoding of `tools/call` params: the name and the arguments, text unescaped.
+pub fn decode_call(params: RawJson<'_>, scratch: &mut [u8]) -> usize {
+    let Ok(p) = params.decode::<CallToolParams<'_>>() else { return 0 };
+    if !p.name.eq_str("echo") {
+        return 1;
+    }
+    let Some(Ok(args)) = params.get("arguments").map(|a| a.decode::<Arguments<'_>>()) else { return 2 };
+    let max = args.max_results.unwrap_or(10) as usize;
+    args.text.to_str(scratch).map_or(3, |t| t.len() + max)
+}
+
+#[derive(Deserialize)]
+struct ProgressParams {
+    progress: f64,
+    total: Option<f64>,
+}
+
+/// Typed decoding with floating-point fields (`notifications/progress`).
+pub fn decode_progress(params: RawJson<'_>) -> u32 {
+    match params.decode::<ProgressParams>() {
+        Ok(p) => (p.progress * 100.0 / p.total.unwrap_or(1.0)) as u32,
+        Err(_) => 0,
+    }
+}
+
+#[derive(Serialize)]
+struct TextContent<'a> {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallToolResult<'a> {
+    content: [TextContent<'a>; 1],
+    is_error: bool,
+}
+
+/// Encoding a result and an error response.
+pub fn encode(out: &mut [u8], id: RequestIdRef<'_>, text: &str) -> usize {
+    let mut w = FrameWriter::new(out);
+    let result = CallToolResult { content: [TextContent { ty: "text", text }], is_error: false };
+    let a = w.result(id, &result).map_or(0, |r| r.len());
+    let b = w.error(ErrorId::Id(id), ErrorCode::INVALID_PARAMS, "Unknown tool").map_or(0, |r| r.len());
+    a + b
+}
+
+/// Cutting a byte stream into lines; `on_line` gets each complete one.
+pub fn frame_lines(buf: &mut [u8], mut input: &[u8], mut on_line: impl FnMut(&[u8])) {
+    let mut framer = LineFramer::new(buf);
+    while !input.is_empty() {
+        let n = framer.feed(input);
+        input = &input[n..];
+        while let Some(line) = framer.next_line() {
+            match line {
+                Ok(line) => on_line(line),
+                Err(e) => {
+                    black_box(e);
+                }
+            }
+        }
+    }
+}
