@@ -457,6 +457,16 @@ fn oversized_lines_are_skipped_and_reported() {
     server.drain();
     assert_eq!(server.take(), vec![Ev::Misbehavior(format!("LineTooLong({})", long.len()))]);
     assert!(server.new_lines().is_empty());
+    // Two in a row without a drain between: the second waits, and both are reported.
+    assert!(server.ep.handle_frame(now, long.as_bytes()));
+    assert!(!server.ep.handle_frame(now, &long.as_bytes()[..900]));
+    server.drain();
+    assert!(server.ep.handle_frame(now, &long.as_bytes()[..900]));
+    server.drain();
+    assert_eq!(
+        server.take(),
+        vec![Ev::Misbehavior(format!("LineTooLong({})", long.len())), Ev::Misbehavior("LineTooLong(900)".into())]
+    );
     // And one that contains line breaks between tokens: still one message.
     assert!(server.ep.handle_frame(now, b"{\"jsonrpc\":\"2.0\",\n\"id\":9,\r\n\"method\":\"ping\"}"));
     server.drain();
