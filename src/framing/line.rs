@@ -59,7 +59,7 @@ enum Bom {
     Decided,
 }
 
-/// Splits a byte stream into lines; see the [module docs](self).
+/// Splits a byte stream into lines; see the [module docs](crate::framing) and below.
 ///
 /// ```
 /// use mcp_sansio::framing::{LineError, LineFramer};

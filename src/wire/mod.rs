@@ -21,6 +21,7 @@ mod encode;
 mod envelope;
 mod id;
 mod navigate;
+mod number;
 mod raw;
 mod scan;
 mod ser;
@@ -34,6 +35,7 @@ pub use envelope::{
     ParseOptions, Request, Response, Rule, Shape,
 };
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
+pub use number::{NUMBER_CAPACITY, Number};
 pub use raw::{ArrayElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;

@@ -65,7 +65,7 @@ impl<'a> RawJson<'a> {
     pub const NULL: RawJson<'static> = RawJson { bytes: b"null" };
 
     /// Wraps bytes that the scanner has already validated as exactly one value.
-    pub(crate) fn from_validated(bytes: &'a [u8]) -> Self {
+    pub(crate) const fn from_validated(bytes: &'a [u8]) -> Self {
         Self { bytes }
     }
 

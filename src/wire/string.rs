@@ -72,7 +72,24 @@ impl<'a> JsonStr<'a> {
         clean.then_some(Self { raw: s.as_bytes(), escaped: false })
     }
 
-    /// The bytes between the quotes, escapes included, exactly as received.
+    /// Any text, to be written out (escaped as JSON requires) by a serializer: how values
+    /// built for encoding carry names, descriptions and message text.
+    ///
+    /// Such a string was never escaped: [`raw`](Self::raw) is the text itself, and
+    /// [`is_escaped`](Self::is_escaped) is `false`.
+    ///
+    /// ```
+    /// use mcp_sansio::wire::JsonStr;
+    /// let s = JsonStr::from_text("say \"hi\"\n");
+    /// assert_eq!(s, "say \"hi\"\n");
+    /// assert_eq!(s.as_plain(), Some("say \"hi\"\n"));
+    /// ```
+    pub const fn from_text(s: &'a str) -> Self {
+        Self { raw: s.as_bytes(), escaped: false }
+    }
+
+    /// The bytes between the quotes, escapes included, exactly as received (for a string
+    /// made with [`from_text`](Self::from_text), the text itself).
     pub fn raw(&self) -> &'a [u8] {
         self.raw
     }
@@ -89,7 +106,7 @@ impl<'a> JsonStr<'a> {
 
     /// The text as runs of literal text and escaped characters.
     pub fn fragments(&self) -> Fragments<'a> {
-        Fragments { rest: self.raw }
+        Fragments { rest: self.raw, plain: !self.escaped }
     }
 
     /// The unescaped characters.
@@ -221,6 +238,8 @@ impl defmt::Format for JsonStr<'_> {
 #[derive(Clone)]
 pub struct Fragments<'a> {
     rest: &'a [u8],
+    /// No escapes in `rest`: a backslash is a literal character (text from `from_text`).
+    plain: bool,
 }
 
 impl<'a> Iterator for Fragments<'a> {
@@ -229,8 +248,8 @@ impl<'a> Iterator for Fragments<'a> {
     fn next(&mut self) -> Option<Fragment<'a>> {
         let rest = self.rest;
         let first = *rest.first()?;
-        if first != b'\\' {
-            let run = rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len());
+        if first != b'\\' || self.plain {
+            let run = if self.plain { rest.len() } else { rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len()) };
             self.rest = &rest[run..];
             return match core::str::from_utf8(&rest[..run]) {
                 Ok(t) => Some(Fragment::Text(t)),
@@ -319,6 +338,13 @@ impl Iterator for Chars<'_> {
 /// The name serde-json-core gives its escaped-string newtype. Deserializing through it makes
 /// serde-json-core hand over the raw, still-escaped text.
 pub(crate) const SJC_ESCAPED_STR: &str = "__serde_json_core_escaped_string__";
+
+impl<'a> From<&'a str> for JsonStr<'a> {
+    /// [`JsonStr::from_text`].
+    fn from(s: &'a str) -> Self {
+        Self::from_text(s)
+    }
+}
 
 impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
     /// Borrows the string as it appears in the input.
@@ -410,6 +436,23 @@ mod tests {
         assert!(t.text.eq_str("x😀\n"));
         let (t, _) = serde_json_core::from_slice_escaped::<T<'_>>(br#"{"text":"a\"b"}"#, &mut [0; 8]).unwrap();
         assert!(t.text.eq_str("a\"b"));
+    }
+
+    #[test]
+    fn text_strings_are_literal_and_serialize_escaped() {
+        extern crate std;
+        use std::format;
+        let t = JsonStr::from_text("a\\u0041\"\n😀");
+        assert!(!t.is_escaped());
+        assert_eq!(t.chars().count(), 10);
+        assert_eq!(format!("{t}"), "a\\u0041\"\n😀");
+        assert_eq!(t.unescaped_len(), "a\\u0041\"\n😀".len());
+        assert_eq!(t, js(r#""a\\u0041\"\n\ud83d\ude00""#));
+        assert_eq!(serde_json::to_string(&t).unwrap(), r#""a\\u0041\"\n😀""#);
+        let mut buf = [0u8; 64];
+        let mut w = crate::wire::FrameWriter::unterminated(&mut buf);
+        w.value(&t).unwrap();
+        assert_eq!(w.as_bytes(), r#""a\\u0041\"\n😀""#.as_bytes());
     }
 
     #[test]

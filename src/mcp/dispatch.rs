@@ -1,0 +1,404 @@
+//! Decoding by method: params by the method that carries them, results by the method of
+//! the request they answer. Nothing here guesses a shape from the members it finds.
+//!
+//! ```
+//! use mcp_sansio::mcp::{decode_request, decode_result, AnyRequest, AnyResult, Method};
+//! use mcp_sansio::wire::RawJson;
+//!
+//! let params = RawJson::parse(br#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
+//! let AnyRequest::CallTool(call) = decode_request(Method::ToolsCall, Some(params)).unwrap() else { panic!() };
+//! assert_eq!(call.name, "add");
+//!
+//! // The same bytes mean different things as answers to different requests.
+//! let result = RawJson::parse(br#"{"content":[],"tools":[]}"#).unwrap();
+//! assert!(matches!(decode_result(Method::ToolsCall, result), Ok(AnyResult::CallTool(_))));
+//! assert!(matches!(decode_result(Method::ToolsList, result), Ok(AnyResult::ListTools(_))));
+//! ```
+
+use core::fmt;
+
+use serde::Deserialize;
+
+use super::basic::cancellation::CancelledParams;
+use super::basic::lifecycle::{InitializeParams, InitializeResult};
+use super::basic::mrtr::InputRequiredResult;
+use super::basic::progress::ProgressParams;
+use super::basic::subscriptions::SubscriptionParams;
+use super::basic::tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams};
+use super::basic::{EmptyParams, EmptyResult, ResultType};
+use super::client::elicitation::{ElicitParams, ElicitResult, ElicitationCompleteParams};
+use super::client::roots::ListRootsResult;
+use super::client::sampling::{CreateMessageParams, CreateMessageResult};
+use super::server::completion::{CompleteParams, CompleteResult};
+use super::server::discover::DiscoverResult;
+use super::server::logging::{LoggingMessageParams, SetLevelParams};
+use super::server::pagination::PaginatedParams;
+use super::server::prompts::{GetPromptParams, GetPromptResult, ListPromptsResult};
+use super::server::resources::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, ResourceUriParams,
+};
+use super::server::tools::{CallToolParams, CallToolResult, ListToolsResult};
+use super::{Method, MethodKind};
+use crate::wire::{DecodeError, JsonKind, RawJson};
+
+/// Why params or a result could not be decoded for their method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// The method is a notification, but was used as a request (or the reverse).
+    WrongKind,
+    /// The method requires `params` and there were none.
+    MissingParams,
+    /// `params` or the result is not a JSON object.
+    NotAnObject,
+    /// `resultType` is not a string.
+    BadResultType,
+    /// `resultType` has a value this crate does not know: the result is invalid (2026-07-28).
+    UnknownResultType,
+    /// An `input_required` result answering a method that cannot return one.
+    InputRequiredNotAllowed,
+    /// The params or result do not decode as the method's type.
+    Decode(DecodeError),
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::WrongKind => f.write_str("a notification method used as a request, or the reverse"),
+            Self::MissingParams => f.write_str("the method requires params"),
+            Self::NotAnObject => f.write_str("params and results must be JSON objects"),
+            Self::BadResultType => f.write_str("resultType is not a string"),
+            Self::UnknownResultType => f.write_str("unknown resultType"),
+            Self::InputRequiredNotAllowed => f.write_str("input_required result for a method that cannot return one"),
+            Self::Decode(e) => write!(f, "params or result do not match the method: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for DispatchError {}
+
+impl From<DecodeError> for DispatchError {
+    fn from(e: DecodeError) -> Self {
+        Self::Decode(e)
+    }
+}
+
+/// A request's params, by method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+#[allow(missing_docs)] // each variant is named after its method
+pub enum AnyRequest<'a> {
+    Initialize(InitializeParams<'a>),
+    Ping(EmptyParams<'a>),
+    Discover(EmptyParams<'a>),
+    Complete(CompleteParams<'a>),
+    SetLevel(SetLevelParams<'a>),
+    ListPrompts(PaginatedParams<'a>),
+    GetPrompt(GetPromptParams<'a>),
+    ListResources(PaginatedParams<'a>),
+    ListResourceTemplates(PaginatedParams<'a>),
+    ReadResource(ReadResourceParams<'a>),
+    Subscribe(ResourceUriParams<'a>),
+    Unsubscribe(ResourceUriParams<'a>),
+    SubscriptionsListen(SubscriptionParams<'a>),
+    ListTools(PaginatedParams<'a>),
+    CallTool(CallToolParams<'a>),
+    CreateMessage(CreateMessageParams<'a>),
+    ListRoots(EmptyParams<'a>),
+    Elicit(ElicitParams<'a>),
+    GetTask(TaskIdParams<'a>),
+    GetTaskResult(TaskIdParams<'a>),
+    ListTasks(PaginatedParams<'a>),
+    CancelTask(TaskIdParams<'a>),
+    /// A method this crate does not know: its params, untouched.
+    Other(Option<RawJson<'a>>),
+}
+
+/// A notification's params, by method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+#[allow(missing_docs)] // each variant is named after its method
+pub enum AnyNotification<'a> {
+    Initialized(EmptyParams<'a>),
+    Cancelled(CancelledParams<'a>),
+    Progress(ProgressParams<'a>),
+    LogMessage(LoggingMessageParams<'a>),
+    ResourcesListChanged(EmptyParams<'a>),
+    ResourceUpdated(ResourceUriParams<'a>),
+    PromptsListChanged(EmptyParams<'a>),
+    ToolsListChanged(EmptyParams<'a>),
+    RootsListChanged(EmptyParams<'a>),
+    ElicitationComplete(ElicitationCompleteParams<'a>),
+    TaskStatus(Task<'a>),
+    SubscriptionsAcknowledged(SubscriptionParams<'a>),
+    /// A method this crate does not know: its params, untouched.
+    Other(Option<RawJson<'a>>),
+}
+
+/// A result, decoded as the answer to a request of a known method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum AnyResult<'a> {
+    /// `ping`, `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`,
+    /// `subscriptions/listen` (its closing result).
+    Empty(EmptyResult<'a>),
+    /// `initialize`
+    Initialize(InitializeResult<'a>),
+    /// `server/discover`
+    Discover(DiscoverResult<'a>),
+    /// `completion/complete`
+    Complete(CompleteResult<'a>),
+    /// `prompts/get`
+    GetPrompt(GetPromptResult<'a>),
+    /// `prompts/list`
+    ListPrompts(ListPromptsResult<'a>),
+    /// `resources/list`
+    ListResources(ListResourcesResult<'a>),
+    /// `resources/templates/list`
+    ListResourceTemplates(ListResourceTemplatesResult<'a>),
+    /// `resources/read`
+    ReadResource(ReadResourceResult<'a>),
+    /// `tools/list`
+    ListTools(ListToolsResult<'a>),
+    /// `tools/call`
+    CallTool(CallToolResult<'a>),
+    /// `sampling/createMessage`
+    CreateMessage(CreateMessageResult<'a>),
+    /// `roots/list`
+    ListRoots(ListRootsResult<'a>),
+    /// `elicitation/create`
+    Elicit(ElicitResult<'a>),
+    /// `tasks/get`, `tasks/cancel`
+    Task(Task<'a>),
+    /// `tasks/list`
+    ListTasks(ListTasksResult<'a>),
+    /// `tasks/result`: the underlying request's result; decode it with
+    /// [`decode_result`] and that request's method.
+    TaskPayload(RawJson<'a>),
+    /// A task-augmented request's immediate answer (2025-11-25).
+    CreateTask(CreateTaskResult<'a>),
+    /// `resultType: input_required` for `tools/call`, `prompts/get`, `resources/read`
+    /// (2026-07-28).
+    InputRequired(InputRequiredResult<'a>),
+    /// The answer to a method this crate does not know, untouched.
+    Other(RawJson<'a>),
+}
+
+/// What the result decoder must know about the request a result answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Answering<'m> {
+    /// The request's method.
+    pub method: Method<'m>,
+    /// Whether the request carried `task` (2025-11-25), so the answer is a
+    /// [`CreateTaskResult`].
+    pub task_augmented: bool,
+}
+
+impl<'m> Answering<'m> {
+    /// The answer to a task-augmented request of `method`.
+    pub const fn task(method: Method<'m>) -> Self {
+        Self { method, task_augmented: true }
+    }
+}
+
+impl<'m> From<Method<'m>> for Answering<'m> {
+    fn from(method: Method<'m>) -> Self {
+        Self { method, task_augmented: false }
+    }
+}
+
+fn object(raw: RawJson<'_>) -> Result<RawJson<'_>, DispatchError> {
+    if raw.kind() == JsonKind::Object { Ok(raw) } else { Err(DispatchError::NotAnObject) }
+}
+
+fn required<'a, T: Deserialize<'a>>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
+    Ok(object(params.ok_or(DispatchError::MissingParams)?)?.decode()?)
+}
+
+fn optional<'a, T: Deserialize<'a> + Default>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
+    match params {
+        None => Ok(T::default()),
+        Some(p) => Ok(object(p)?.decode()?),
+    }
+}
+
+fn kind_is(method: Method<'_>, kind: MethodKind) -> Result<(), DispatchError> {
+    match method.kind() {
+        Some(k) if k != kind => Err(DispatchError::WrongKind),
+        _ => Ok(()),
+    }
+}
+
+/// Decodes a request's `params` as its method defines them. Methods whose params are
+/// optional accept `None`; an unknown method's params come back untouched.
+pub fn decode_request<'a>(method: Method<'_>, params: Option<RawJson<'a>>) -> Result<AnyRequest<'a>, DispatchError> {
+    use AnyRequest as R;
+    kind_is(method, MethodKind::Request)?;
+    Ok(match method {
+        Method::Initialize => R::Initialize(required(params)?),
+        Method::Ping => R::Ping(optional(params)?),
+        Method::ServerDiscover => R::Discover(optional(params)?),
+        Method::CompletionComplete => R::Complete(required(params)?),
+        Method::LoggingSetLevel => R::SetLevel(required(params)?),
+        Method::PromptsList => R::ListPrompts(optional(params)?),
+        Method::PromptsGet => R::GetPrompt(required(params)?),
+        Method::ResourcesList => R::ListResources(optional(params)?),
+        Method::ResourcesTemplatesList => R::ListResourceTemplates(optional(params)?),
+        Method::ResourcesRead => R::ReadResource(required(params)?),
+        Method::ResourcesSubscribe => R::Subscribe(required(params)?),
+        Method::ResourcesUnsubscribe => R::Unsubscribe(required(params)?),
+        Method::SubscriptionsListen => R::SubscriptionsListen(required(params)?),
+        Method::ToolsList => R::ListTools(optional(params)?),
+        Method::ToolsCall => R::CallTool(required(params)?),
+        Method::SamplingCreateMessage => R::CreateMessage(required(params)?),
+        Method::RootsList => R::ListRoots(optional(params)?),
+        Method::ElicitationCreate => R::Elicit(required(params)?),
+        Method::TasksGet => R::GetTask(required(params)?),
+        Method::TasksResult => R::GetTaskResult(required(params)?),
+        Method::TasksList => R::ListTasks(optional(params)?),
+        Method::TasksCancel => R::CancelTask(required(params)?),
+        _ => R::Other(params),
+    })
+}
+
+/// Decodes a notification's `params` as its method defines them.
+pub fn decode_notification<'a>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+) -> Result<AnyNotification<'a>, DispatchError> {
+    use AnyNotification as N;
+    kind_is(method, MethodKind::Notification)?;
+    Ok(match method {
+        Method::Initialized => N::Initialized(optional(params)?),
+        Method::Cancelled => N::Cancelled(required(params)?),
+        Method::Progress => N::Progress(required(params)?),
+        Method::LogMessage => N::LogMessage(required(params)?),
+        Method::ResourcesListChanged => N::ResourcesListChanged(optional(params)?),
+        Method::ResourcesUpdated => N::ResourceUpdated(required(params)?),
+        Method::PromptsListChanged => N::PromptsListChanged(optional(params)?),
+        Method::ToolsListChanged => N::ToolsListChanged(optional(params)?),
+        Method::RootsListChanged => N::RootsListChanged(optional(params)?),
+        Method::ElicitationComplete => N::ElicitationComplete(required(params)?),
+        Method::TasksStatus => N::TaskStatus(required(params)?),
+        Method::SubscriptionsAcknowledged => N::SubscriptionsAcknowledged(required(params)?),
+        _ => N::Other(params),
+    })
+}
+
+/// Decodes `result` as the answer to the request it is for: by that request's method,
+/// never by the members it happens to have.
+///
+/// `resultType` (2026-07-28) is checked first: absent or `complete` means the method's
+/// own result; `input_required` is an [`InputRequiredResult`] for the three methods
+/// that may return one and an error otherwise; anything else is
+/// [`DispatchError::UnknownResultType`]. A task-augmented request (see [`Answering`])
+/// is answered by a [`CreateTaskResult`].
+pub fn decode_result<'a, 'm>(
+    answering: impl Into<Answering<'m>>,
+    result: RawJson<'a>,
+) -> Result<AnyResult<'a>, DispatchError> {
+    use AnyResult as A;
+    let Answering { method, task_augmented } = answering.into();
+    kind_is(method, MethodKind::Request)?;
+    let result = object(result)?;
+    match ResultType::of(result) {
+        None => return Err(DispatchError::BadResultType),
+        Some(ResultType::Complete) => {}
+        Some(ResultType::InputRequired) => {
+            return match method {
+                Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead => {
+                    Ok(A::InputRequired(result.decode()?))
+                }
+                _ => Err(DispatchError::InputRequiredNotAllowed),
+            };
+        }
+        Some(ResultType::Other(_)) => return Err(DispatchError::UnknownResultType),
+    }
+    if task_augmented && matches!(method, Method::ToolsCall | Method::SamplingCreateMessage | Method::ElicitationCreate)
+    {
+        return Ok(A::CreateTask(result.decode()?));
+    }
+    Ok(match method {
+        Method::Initialize => A::Initialize(result.decode()?),
+        Method::Ping
+        | Method::LoggingSetLevel
+        | Method::ResourcesSubscribe
+        | Method::ResourcesUnsubscribe
+        | Method::SubscriptionsListen => A::Empty(result.decode()?),
+        Method::ServerDiscover => A::Discover(result.decode()?),
+        Method::CompletionComplete => A::Complete(result.decode()?),
+        Method::PromptsList => A::ListPrompts(result.decode()?),
+        Method::PromptsGet => A::GetPrompt(result.decode()?),
+        Method::ResourcesList => A::ListResources(result.decode()?),
+        Method::ResourcesTemplatesList => A::ListResourceTemplates(result.decode()?),
+        Method::ResourcesRead => A::ReadResource(result.decode()?),
+        Method::ToolsList => A::ListTools(result.decode()?),
+        Method::ToolsCall => A::CallTool(result.decode()?),
+        Method::SamplingCreateMessage => A::CreateMessage(result.decode()?),
+        Method::RootsList => A::ListRoots(result.decode()?),
+        Method::ElicitationCreate => A::Elicit(result.decode()?),
+        Method::TasksGet | Method::TasksCancel => A::Task(result.decode()?),
+        Method::TasksList => A::ListTasks(result.decode()?),
+        Method::TasksResult => A::TaskPayload(result),
+        _ => A::Other(result),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::JsonStr;
+
+    fn raw(t: &'static str) -> RawJson<'static> {
+        RawJson::parse(t.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn requests_by_method() {
+        assert!(matches!(decode_request(Method::Ping, None), Ok(AnyRequest::Ping(_))));
+        assert!(
+            matches!(decode_request(Method::ToolsList, Some(raw(r#"{"cursor":"c"}"#))), Ok(AnyRequest::ListTools(p)) if p.cursor.unwrap() == "c")
+        );
+        assert_eq!(decode_request(Method::ToolsCall, None), Err(DispatchError::MissingParams));
+        assert_eq!(decode_request(Method::ToolsCall, Some(raw("[]"))), Err(DispatchError::NotAnObject));
+        assert!(matches!(decode_request(Method::ToolsCall, Some(raw("{}"))), Err(DispatchError::Decode(_))));
+        assert_eq!(decode_request(Method::Progress, None), Err(DispatchError::WrongKind));
+        let other = Method::Other(JsonStr::from_text("x/y"));
+        assert_eq!(decode_request(other, Some(raw("{}"))), Ok(AnyRequest::Other(Some(raw("{}")))));
+    }
+
+    #[test]
+    fn notifications_by_method() {
+        assert!(matches!(decode_notification(Method::Initialized, None), Ok(AnyNotification::Initialized(_))));
+        assert!(matches!(
+            decode_notification(Method::Cancelled, Some(raw(r#"{"requestId":3}"#))),
+            Ok(AnyNotification::Cancelled(c)) if c.request_id.unwrap().as_i64() == Some(3)
+        ));
+        assert_eq!(decode_notification(Method::ToolsCall, None), Err(DispatchError::WrongKind));
+    }
+
+    #[test]
+    fn results_by_method_and_result_type() {
+        let r = raw(r#"{"content":[{"type":"text","text":"x"}]}"#);
+        assert!(matches!(decode_result(Method::ToolsCall, r), Ok(AnyResult::CallTool(_))));
+        assert!(matches!(decode_result(Method::ToolsList, r), Err(DispatchError::Decode(_))));
+        assert!(matches!(decode_result(Method::Ping, raw("{}")), Ok(AnyResult::Empty(_))));
+        let ir = raw(r#"{"resultType":"input_required","requestState":"s"}"#);
+        assert!(matches!(decode_result(Method::ToolsCall, ir), Ok(AnyResult::InputRequired(_))));
+        assert_eq!(decode_result(Method::ToolsList, ir), Err(DispatchError::InputRequiredNotAllowed));
+        let unknown = raw(r#"{"resultType":"task","content":[]}"#);
+        assert_eq!(decode_result(Method::ToolsCall, unknown), Err(DispatchError::UnknownResultType));
+        assert_eq!(decode_result(Method::ToolsCall, raw(r#"{"resultType":1}"#)), Err(DispatchError::BadResultType));
+        let created =
+            raw(r#"{"task":{"taskId":"t","status":"working","createdAt":"a","lastUpdatedAt":"b","ttl":null}}"#);
+        assert!(matches!(decode_result(Answering::task(Method::ToolsCall), created), Ok(AnyResult::CreateTask(_))));
+        assert!(matches!(decode_result(Method::ToolsCall, created), Err(DispatchError::Decode(_))));
+        assert!(matches!(decode_result(Method::TasksResult, r), Ok(AnyResult::TaskPayload(_))));
+        assert_eq!(decode_result(Method::Progress, r), Err(DispatchError::WrongKind));
+    }
+}

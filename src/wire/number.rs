@@ -1,0 +1,299 @@
+//! JSON numbers kept as their text, compared exactly.
+//!
+//! Progress values and totals are JSON numbers that may be fractions. Parsing them into
+//! `f64` costs a float parser (about 14 KB of code and tables on a Cortex-M4, whose FPU has
+//! no double precision) and rounds; comparing the decimal text needs neither. A
+//! [`Number`] is the validated token, ordered by its exact value, and converts to `f64`
+//! only when asked.
+
+use core::cmp::Ordering;
+use core::fmt;
+
+use super::raw::{JsonKind, RawJson, parse_i64, parse_u64};
+
+/// A JSON number, as its validated text.
+#[derive(Clone, Copy)]
+pub struct Number<'a> {
+    token: &'a [u8],
+}
+
+impl<'a> Number<'a> {
+    /// The number in `value`, if it is one.
+    pub fn from_json(value: RawJson<'a>) -> Option<Self> {
+        (value.kind() == JsonKind::Number).then_some(Number { token: value.as_bytes() })
+    }
+
+    /// The token as received.
+    pub fn as_text(&self) -> &'a str {
+        core::str::from_utf8(self.token).unwrap_or("0")
+    }
+
+    /// The token's bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.token
+    }
+
+    /// The value as `f64` (rounded), if within range.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_text().parse::<f64>().ok().filter(|f| f.is_finite())
+    }
+
+    /// The value as `u64`, if it is a non-negative integer written without fraction or
+    /// exponent.
+    pub fn as_u64(&self) -> Option<u64> {
+        parse_u64(self.token)
+    }
+
+    /// The value as `i64`, if it is an integer written without fraction or exponent.
+    pub fn as_i64(&self) -> Option<i64> {
+        parse_i64(self.token)
+    }
+
+    /// Compares two numbers exactly, by their decimal values.
+    pub fn cmp_value(&self, other: &Number<'_>) -> Ordering {
+        Decimal::of(self.token).cmp(&Decimal::of(other.token))
+    }
+
+    /// Whether the value is greater than zero.
+    pub fn is_positive(&self) -> bool {
+        let d = Decimal::of(self.token);
+        !d.negative && !d.is_zero()
+    }
+}
+
+impl PartialEq for Number<'_> {
+    /// Equal by value: `1`, `1.0` and `10e-1` are equal.
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp_value(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Number<'_> {}
+
+impl PartialOrd for Number<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Number<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.cmp_value(other)
+    }
+}
+
+impl fmt::Debug for Number<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_text())
+    }
+}
+
+impl fmt::Display for Number<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_text())
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Number<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.as_text())
+    }
+}
+
+impl serde::Serialize for Number<'_> {
+    /// Written verbatim.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RawJson::from_validated(self.token).serialize(s)
+    }
+}
+
+/// A number's decimal value: `±0.d₁d₂…dₙ × 10^exponent`, with `d₁ ≠ 0` and `dₙ ≠ 0`
+/// (zero has no digits), as the digit bytes of the token (integer and fraction parts,
+/// skipping the point) plus where they start and end.
+struct Decimal<'a> {
+    negative: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+    /// Decimal exponent of the digit right before the point, adjusted (see `exponent`).
+    exp: i64,
+}
+
+impl<'a> Decimal<'a> {
+    /// Reads a validated number token. Malformed input (never produced by the scanner)
+    /// reads as some value without panicking.
+    fn of(token: &'a [u8]) -> Self {
+        let (negative, rest) = match token.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, token),
+        };
+        let int_len = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
+        let int = &rest[..int_len];
+        let mut rest = &rest[int_len..];
+        let mut frac: &[u8] = &[];
+        if rest.first() == Some(&b'.') {
+            let n = rest[1..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len() - 1);
+            frac = &rest[1..1 + n];
+            rest = &rest[1 + n..];
+        }
+        let mut exp: i64 = 0;
+        if let Some((b'e' | b'E', e)) = rest.split_first() {
+            let (sign, digits) = match e.split_first() {
+                Some((b'-', d)) => (-1, d),
+                Some((b'+', d)) => (1, d),
+                _ => (1, e),
+            };
+            // Saturate: beyond ±10^18 no two distinct exponents matter for ordering
+            // tokens of sane length.
+            let magnitude =
+                digits.iter().fold(0i64, |a, d| a.saturating_mul(10).saturating_add(i64::from(d.wrapping_sub(b'0'))));
+            exp = sign * magnitude;
+        }
+        Decimal { negative, int, frac, exp }
+    }
+
+    /// The significant digits (integer then fraction, leading and trailing zeros
+    /// dropped) and the power of ten of the first one, plus one.
+    fn normalized(&self) -> (impl Iterator<Item = u8> + Clone + '_, i64) {
+        let all = self.int.iter().chain(self.frac.iter()).copied();
+        let leading = all.clone().take_while(|&d| d == b'0').count();
+        let total = self.int.len() + self.frac.len();
+        let trailing = self.int.iter().chain(self.frac.iter()).rev().take_while(|&&d| d == b'0').count();
+        let significant = total.saturating_sub(leading + trailing.min(total - leading));
+        let first_power = self.int.len() as i64 - leading as i64;
+        (all.skip(leading).take(significant), first_power.saturating_add(self.exp))
+    }
+
+    fn is_zero(&self) -> bool {
+        self.int.iter().chain(self.frac.iter()).all(|&d| d == b'0')
+    }
+
+    fn cmp_magnitude(&self, other: &Self) -> Ordering {
+        match (self.is_zero(), other.is_zero()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        let (a, ea) = self.normalized();
+        let (b, eb) = other.normalized();
+        ea.cmp(&eb).then_with(|| a.cmp(b))
+    }
+
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (za, zb) = (self.is_zero(), other.is_zero());
+        let na = self.negative && !za;
+        let nb = other.negative && !zb;
+        match (na, nb) {
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (false, false) => self.cmp_magnitude(other),
+            (true, true) => other.cmp_magnitude(self),
+        }
+    }
+}
+
+/// A number stored inline (up to [`NUMBER_CAPACITY`] bytes), for remembering the last
+/// progress value.
+#[derive(Clone, Copy)]
+#[allow(dead_code)] // used by the session once progress values stay text
+pub(crate) struct NumberBuf {
+    bytes: [u8; NUMBER_CAPACITY],
+    len: u8,
+}
+
+/// The longest number token an endpoint remembers.
+pub const NUMBER_CAPACITY: usize = 32;
+
+#[allow(dead_code)] // used by the session once progress values stay text
+impl NumberBuf {
+    pub(crate) fn of(n: Number<'_>) -> Option<Self> {
+        let token = n.as_bytes();
+        if token.len() > NUMBER_CAPACITY {
+            return None;
+        }
+        let mut bytes = [0u8; NUMBER_CAPACITY];
+        bytes[..token.len()].copy_from_slice(token);
+        Some(NumberBuf { bytes, len: token.len() as u8 })
+    }
+
+    pub(crate) fn get(&self) -> Number<'_> {
+        Number { token: &self.bytes[..self.len as usize] }
+    }
+}
+
+impl fmt::Debug for NumberBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str) -> Number<'_> {
+        Number::from_json(RawJson::parse(text.as_bytes()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn equal_values_in_different_spellings() {
+        for (a, b) in
+            [("1", "1.0"), ("1", "10e-1"), ("0", "-0"), ("0.0", "0e10"), ("150", "1.5E2"), ("-2.50", "-25e-1")]
+        {
+            assert_eq!(n(a).cmp_value(&n(b)), Ordering::Equal, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn order_is_exact() {
+        let sorted = [
+            "-1e400",
+            "-1e300",
+            "-2",
+            "-1.5",
+            "-1",
+            "-0.1",
+            "-1e-300",
+            "0",
+            "1e-300",
+            "0.1",
+            "0.30000000000000004",
+            "0.3000000000000001",
+            "1",
+            "1.0000000000000000000001",
+            "2",
+            "9",
+            "10",
+            "99.99",
+            "100",
+            "1e300",
+            "1e400",
+        ];
+        for (i, a) in sorted.iter().enumerate() {
+            for (j, b) in sorted.iter().enumerate() {
+                assert_eq!(n(a).cmp_value(&n(b)), i.cmp(&j), "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_f64_where_f64_is_exact() {
+        let values = ["0", "1", "2.5", "-3.25", "1e3", "1024", "0.5", "123456", "7e-1"];
+        for a in values {
+            for b in values {
+                let want = n(a).as_f64().unwrap().partial_cmp(&n(b).as_f64().unwrap()).unwrap();
+                assert_eq!(n(a).cmp_value(&n(b)), want, "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn inline_storage() {
+        let long = "1".repeat(33);
+        assert!(NumberBuf::of(n(&long)).is_none());
+        let b = NumberBuf::of(n("12.5")).unwrap();
+        assert_eq!(b.get(), n("1.25e1"));
+        assert!(n("0.001").is_positive() && !n("-0").is_positive());
+    }
+}
