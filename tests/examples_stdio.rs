@@ -17,11 +17,11 @@ use serde_json::{Value, json};
 /// How long any one expected message may take.
 const WAIT: Duration = Duration::from_secs(20);
 
-/// The server example's executable, built (or found up to date) by cargo itself, with the
-/// features this test was built with.
-fn server_exe() -> &'static PathBuf {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
+/// The executables of the `server` and `client` examples, built (or found up to date) by
+/// cargo itself, with the features this test was built with.
+fn examples() -> &'static [(String, PathBuf)] {
+    static EXES: OnceLock<Vec<(String, PathBuf)>> = OnceLock::new();
+    EXES.get_or_init(|| {
         let mut features = vec!["stdio"];
         if cfg!(feature = "http") {
             features.push("http");
@@ -30,20 +30,28 @@ fn server_exe() -> &'static PathBuf {
             features.push("defmt");
         }
         let out = Command::new(env!("CARGO"))
-            .args(["build", "--example", "server", "--message-format=json", "--features"])
+            .args(["build", "--example", "server", "--example", "client", "--message-format=json", "--features"])
             .arg(features.join(","))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stderr(Stdio::inherit())
             .output()
             .expect("cargo runs");
-        assert!(out.status.success(), "building the server example failed");
+        assert!(out.status.success(), "building the examples failed");
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "server")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the server executable")
+            .filter(|m| m["reason"] == "compiler-artifact")
+            .filter_map(|m| Some((m["target"]["name"].as_str()?.to_string(), PathBuf::from(m["executable"].as_str()?))))
+            .collect()
     })
+}
+
+fn example_exe(name: &str) -> &'static PathBuf {
+    examples().iter().find(|(n, _)| n == name).map(|(_, p)| p).unwrap_or_else(|| panic!("cargo built no {name}"))
+}
+
+fn server_exe() -> &'static PathBuf {
+    example_exe("server")
 }
 
 /// The client side of a connection to a spawned server: raw lines out, parsed lines in.
@@ -848,4 +856,32 @@ fn bad_input_is_answered_as_json_rpc_says_and_hurts_no_valid_request() {
     assert!(s.child.try_wait().unwrap().is_none(), "the server died");
     assert_eq!(call(&mut s, "echo", json!({"message":"still here"})), text("Echo: still here"));
     assert_eq!(s.finish(WAIT).code(), Some(0));
+}
+
+#[test]
+fn the_example_client_runs_its_whole_script_against_the_example_server() {
+    let out = Command::new(example_exe("client"))
+        .args(["--malformed", "--timeout-tool", r#"test_long_running={"steps":20,"stepMs":50}"#])
+        .args(["--timeout-ms-for-it", "150", "--cancel-after-ms", "200", "--root", "file:///tmp", "--"])
+        .arg(server_exe())
+        .args(["--page-size", "2"])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("the client runs");
+    let transcript = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    for expected in [
+        "negotiated protocol version 2025-11-25",
+        "pong after",
+        "no nextCursor: that was the last page (17 items in 9 page(s))",
+        "test_sampling answered: \"LLM response: A scripted answer to: Say hello\"",
+        "progress on request",
+        "no answer will come",
+        "timed out",
+        "error -32700",
+        "the server exited by itself after its stdin closed: exit status: 0",
+        "== Summary: every step behaved",
+    ] {
+        assert!(transcript.contains(expected), "missing {expected:?} in:\n{transcript}");
+    }
 }
