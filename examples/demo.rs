@@ -93,9 +93,9 @@ fn main() -> io::Result<()> {
     println!("   · the server read the end of its input, answered what it owed, and stopped ({reason})");
     println!();
     if app.failures.is_empty() {
-        println!("That is the whole protocol over stdio. Run the two halves yourself:");
-        println!("    cargo run --example server -- --page-size 4 --verbose");
-        println!("    cargo run --example client -- --wire -- target/debug/examples/server --page-size 4");
+        println!("That is the whole protocol over stdio. Run the two halves as programs:");
+        println!("    cargo build --examples");
+        println!("    target/debug/examples/client --wire -- target/debug/examples/server --page-size 4 --verbose");
         Ok(())
     } else {
         Err(io::Error::other(format!("{} step(s) did not behave: {:?}", app.failures.len(), app.failures)))

@@ -862,7 +862,7 @@ fn bad_input_is_answered_as_json_rpc_says_and_hurts_no_valid_request() {
 fn the_example_client_runs_its_whole_script_against_the_example_server() {
     let out = Command::new(example_exe("client"))
         .args(["--malformed", "--timeout-tool", r#"test_long_running={"steps":20,"stepMs":50}"#])
-        .args(["--timeout-ms-for-it", "150", "--cancel-after-ms", "200", "--root", "file:///tmp", "--"])
+        .args(["--timeout-after-ms", "150", "--cancel-after-ms", "200", "--root", "file:///tmp", "--"])
         .arg(server_exe())
         .args(["--page-size", "2"])
         .stderr(Stdio::inherit())

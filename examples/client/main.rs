@@ -33,8 +33,8 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
   --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
   --cancel-tool NAME[=JSON]    the call cancelled after --cancel-after-ms ('none' to skip)
   --cancel-after-ms MS      (default 300)
-  --timeout-tool NAME[=JSON]   a call expected to time out after --timeout-ms-for-it
-  --timeout-ms-for-it MS    (default 200)
+  --timeout-tool NAME[=JSON]   a call expected to time out after --timeout-after-ms
+  --timeout-after-ms MS    (default 200)
   --request-timeout-ms MS   idle timeout of every request (default 30000)
   --no-lists                skip walking the lists
   --malformed               send a malformed line and show the server's error
@@ -77,7 +77,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--cancel-tool" => plan.cancel = optional_call(value(&arg)?)?,
             "--cancel-after-ms" => plan.cancel_after = ms(value(&arg)?)?,
             "--timeout-tool" => timeout_call = optional_call(value(&arg)?)?,
-            "--timeout-ms-for-it" => timeout_ms = ms(value(&arg)?)?.as_millis() as u64,
+            "--timeout-after-ms" => timeout_ms = ms(value(&arg)?)?.as_millis() as u64,
             "--request-timeout-ms" => plan.request_timeout = ms(value(&arg)?)?,
             "--no-lists" => plan.lists = false,
             "--malformed" => plan.malformed = true,
