@@ -37,6 +37,9 @@ fn main() -> std::io::Result<()> {
         let mut sleepers: HashMap<String, smol::Task<()>> = HashMap::new();
         let mut buf = vec![0u8; 64 * 1024];
         let mut pending: Vec<u8> = Vec::new();
+        // After the end of input, stdin is not read again (it would report the end at
+        // once, every time, and the loop would spin while a sleeper still runs).
+        let mut eof = false;
 
         loop {
             // Drain until idle.
@@ -99,6 +102,9 @@ fn main() -> std::io::Result<()> {
 
             // Wait for one thing: input, a finished task, or the deadline.
             let input = async {
+                if eof {
+                    return std::future::pending().await;
+                }
                 match stdin.read(&mut buf).await {
                     Ok(0) | Err(_) => Wake::Eof,
                     Ok(n) => Wake::Input(n),
@@ -125,7 +131,10 @@ fn main() -> std::io::Result<()> {
                     let taken = ep.handle_input(now(), &buf[..n]);
                     pending.extend_from_slice(&buf[taken..n]);
                 }
-                Wake::Eof => ep.handle_eof(now()),
+                Wake::Eof => {
+                    eof = true;
+                    ep.handle_eof(now())
+                }
                 Wake::Deadline => ep.handle_timeout(now()),
                 Wake::SleepDone(id) => {
                     sleepers.remove(&id.to_string());

@@ -232,6 +232,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             return true;
         }
         if frame.len() + 1 > self.rx.capacity() {
+            // One report is held at a time: a second oversized frame waits for the drain.
+            if self.core.oversized_frame.is_some() {
+                return false;
+            }
             self.core.oversized_frame = Some(frame.len());
             return true;
         }

@@ -49,7 +49,7 @@ pub enum SendError {
         /// The last value sent.
         last: f64,
     },
-    /// Progress values must be finite numbers.
+    /// Progress values (and totals) must be finite numbers.
     InvalidProgress,
     /// The params or result could not be encoded.
     Encode(EncodeError),
@@ -71,7 +71,7 @@ impl fmt::Display for SendError {
             Self::NotCancellable => f.write_str("initialize cannot be cancelled"),
             Self::NoProgressToken => f.write_str("the request did not ask for progress"),
             Self::ProgressNotIncreasing { last } => write!(f, "progress must increase (last sent: {last})"),
-            Self::InvalidProgress => f.write_str("progress must be a finite number"),
+            Self::InvalidProgress => f.write_str("progress and total must be finite numbers"),
             Self::Encode(e) => write!(f, "{e}"),
         }
     }

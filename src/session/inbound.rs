@@ -101,7 +101,7 @@ impl<'e> Responder<'e> {
             return Err(SendError::UnknownRequest);
         }
         let Some(token) = entry.token.as_ref() else { return Err(SendError::NoProgressToken) };
-        if !progress.is_finite() {
+        if !progress.is_finite() || total.is_some_and(|t| !t.is_finite()) {
             return Err(SendError::InvalidProgress);
         }
         if let Some(last) = entry.last_progress

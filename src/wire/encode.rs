@@ -206,7 +206,8 @@ impl<'b> FrameWriter<'b> {
 
     /// A request whose params carry `_meta.progressToken`: the token is added to the
     /// params' `_meta` object (created if absent), whatever `P` is. Fails with
-    /// [`EncodeError::ProgressTokenPresent`] if `P` already sets a progress token.
+    /// [`EncodeError::ProgressTokenPresent`] if `P` already sets a progress token, and
+    /// with [`EncodeError::NotAnObject`] if `P` has a `_meta` that is not an object.
     pub fn request_with_progress_token<P: Serialize + ?Sized>(
         &mut self,
         id: RequestIdRef<'_>,
@@ -255,6 +256,9 @@ impl<'b> FrameWriter<'b> {
                     }
                     (meta_at + 1, o.len())
                 }
+                // A `_meta` that is not an object cannot take the token, and a second
+                // `_meta` member would make the params ambiguous.
+                Some(Some(_)) => return Err(EncodeError::NotAnObject),
                 _ => {
                     let empty = params_text.is_none_or(|p| RawJson::from_validated(p).members().next().is_none());
                     let mut o = Out::new(&mut insert);
@@ -632,6 +636,9 @@ mod tests {
             w.request_with_progress_token(id.as_ref(), "m", Some(&clash), id.as_ref()),
             Err(EncodeError::ProgressTokenPresent)
         );
+        let not_object = RawJson::parse(br#"{"_meta":5,"name":"x"}"#).unwrap();
+        let err = w.request_with_progress_token(id.as_ref(), "m", Some(&not_object), id.as_ref());
+        assert_eq!((err, w.is_empty()), (Err(EncodeError::NotAnObject), true));
     }
 
     #[test]

@@ -136,11 +136,21 @@ pub struct Side {
     pub eof_delivered: bool,
     /// Deliver EOF to the other side once `pipe` is empty.
     pub eof_pending: bool,
+    /// How much of `sent` `new_lines` has returned.
+    pub seen: usize,
 }
 
 impl Side {
     pub fn new(ep: Ep) -> Self {
-        Side { ep, events: Vec::new(), sent: Vec::new(), pipe: Vec::new(), eof_delivered: false, eof_pending: false }
+        Side {
+            ep,
+            events: Vec::new(),
+            sent: Vec::new(),
+            pipe: Vec::new(),
+            eof_delivered: false,
+            eof_pending: false,
+            seen: 0,
+        }
     }
 
     /// Drains outputs; returns whether anything happened.
@@ -162,9 +172,21 @@ impl Side {
 
     /// A side with no peer: tests play the peer by feeding lines.
     pub fn lone(config: Config<'static>) -> Self {
-        let mut side = Side::new(Ep::new(config, leak(64 * 1024), leak(64 * 1024), Instant::ZERO).unwrap());
+        Self::lone_with(config, 64 * 1024, 64 * 1024)
+    }
+
+    /// A lone side with buffers of the given sizes.
+    pub fn lone_with(config: Config<'static>, rx: usize, tx: usize) -> Self {
+        let mut side = Side::new(Ep::new(config, leak(rx), leak(tx), Instant::ZERO).unwrap());
         side.drain();
         side
+    }
+
+    /// The lines sent since the last call (or since the start), as strings.
+    pub fn new_lines(&mut self) -> Vec<String> {
+        let text = text(&self.sent[self.seen..]);
+        self.seen = self.sent.len();
+        text.lines().map(str::to_owned).collect()
     }
 
     /// Feeds bytes as if the peer had sent them, draining as needed.
@@ -203,20 +225,39 @@ impl Pair {
     }
 
     pub fn with(client: Config<'static>, server: Config<'static>) -> Self {
+        Self::with_buffers(client, server, [64 * 1024; 4])
+    }
+
+    /// A pair with chosen buffer sizes: client rx, client tx, server rx, server tx.
+    pub fn with_buffers(client: Config<'static>, server: Config<'static>, sizes: [usize; 4]) -> Self {
         let now = Instant::ZERO;
-        let client = Ep::new(client, leak(64 * 1024), leak(64 * 1024), now).unwrap();
-        let server = Ep::new(server, leak(64 * 1024), leak(64 * 1024), now).unwrap();
+        let client = Ep::new(client, leak(sizes[0]), leak(sizes[1]), now).unwrap();
+        let server = Ep::new(server, leak(sizes[2]), leak(sizes[3]), now).unwrap();
         Pair { client: Side::new(client), server: Side::new(server), now, chunk: 7 }
+    }
+
+    /// A pair that has completed the handshake with these configurations, with the
+    /// handshake events and lines cleared.
+    pub fn ready_with(client: Config<'static>, server: Config<'static>) -> Self {
+        let mut p = Self::with(client, server);
+        p.finish_handshake();
+        p
+    }
+
+    fn finish_handshake(&mut self) {
+        self.drive();
+        assert!(matches!(self.client.events.last(), Some(Ev::Ready { .. })), "{:?}", self.client.events);
+        assert!(matches!(self.server.events.last(), Some(Ev::Ready { .. })), "{:?}", self.server.events);
+        self.client.take();
+        self.server.take();
+        self.client.new_lines();
+        self.server.new_lines();
     }
 
     /// A pair that has completed the handshake, with the handshake events cleared.
     pub fn ready() -> Self {
         let mut p = Self::new();
-        p.drive();
-        assert!(matches!(p.client.events.last(), Some(Ev::Ready { .. })), "{:?}", p.client.events);
-        assert!(matches!(p.server.events.last(), Some(Ev::Ready { .. })), "{:?}", p.server.events);
-        p.client.take();
-        p.server.take();
+        p.finish_handshake();
         p
     }
 
@@ -260,6 +301,21 @@ impl Pair {
         self.client.ep.handle_timeout(self.now);
         self.server.ep.handle_timeout(self.now);
         self.drive();
+    }
+
+    /// The test speaks for the client: `bytes` go to the server, and what the server says
+    /// in return is recorded in its `sent` but not delivered to the real client.
+    pub fn play_client(&mut self, bytes: &[u8]) {
+        self.drive();
+        self.server.feed(self.now, bytes);
+        self.server.pipe.clear();
+    }
+
+    /// The test speaks for the server (see [`play_client`](Self::play_client)).
+    pub fn play_server(&mut self, bytes: &[u8]) {
+        self.drive();
+        self.client.feed(self.now, bytes);
+        self.client.pipe.clear();
     }
 
     /// Feeds raw bytes to the server as if the client had sent them.

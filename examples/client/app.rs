@@ -1,0 +1,930 @@
+//! The example client's application logic: a scripted session (handshake, ping, every
+//! list walked to the end, tool calls, progress, cancellation, a timeout, a malformed
+//! line) printed as a readable transcript, and scripted answers to the server's own
+//! requests (sampling, elicitation, roots).
+//!
+//! The script advances in [`App::on_idle`], which has the endpoint: it sends the next
+//! request when the previous one has been answered. Responses, progress and the
+//! server's requests arrive as events in [`App::on_event`], which prints them and
+//! answers the server's requests through their handles.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_sansio::adapters::stdio::{App, Mailbox};
+use mcp_sansio::mcp::{
+    CallToolResult, Capability, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitAction, ElicitParams,
+    ElicitResult, ListRootsResult, MessageRole, Method, OneOrMany, ResourceContents, Role, Root, StopReason,
+    VersionSet,
+};
+use mcp_sansio::session::{Config, Endpoint, Event, IncomingRequest, Misbehavior, Page, PageWalker, RequestOptions};
+use mcp_sansio::time::Instant;
+use mcp_sansio::wire::{ErrorCode, JsonKind, NO_PARAMS, RawJson, RequestId};
+
+/// Requests of ours in flight at once.
+pub const OUT: usize = 8;
+/// Requests of the server's in flight at once.
+pub const IN: usize = 8;
+
+/// The endpoint this client runs.
+pub type ClientEndpoint<'a> = Endpoint<'a, OUT, IN>;
+
+/// `clientInfo`.
+pub const CLIENT_INFO: &str =
+    concat!(r#"{"name":"mcp-sansio-example-client","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
+
+/// A tool to call: its name and its arguments as JSON text.
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments object.
+    pub args: String,
+    /// The call is meant to fail with a JSON-RPC error (an unknown tool, say).
+    pub expect_error: bool,
+}
+
+impl ToolCall {
+    /// `name` or `name=JSON`.
+    pub fn parse(spec: &str) -> Result<ToolCall, String> {
+        let (name, args) = spec.split_once('=').unwrap_or((spec, "{}"));
+        let raw = RawJson::parse(args.as_bytes()).map_err(|e| format!("{name}: arguments are not JSON: {e}"))?;
+        if raw.kind() != JsonKind::Object {
+            return Err(format!("{name}: arguments must be a JSON object"));
+        }
+        Ok(ToolCall { name: name.into(), args: args.into(), expect_error: false })
+    }
+}
+
+/// How the client answers elicitation requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElicitPolicy {
+    /// Fill the form: defaults where given, else a plausible value per type.
+    Accept,
+    /// Say no.
+    Decline,
+    /// Dismiss it.
+    Cancel,
+}
+
+/// What the client does, in order.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Offer only this version (default: every handshake version, newest first).
+    pub version: Option<mcp_sansio::ProtocolVersion>,
+    /// Ping after the handshake.
+    pub ping: bool,
+    /// Walk tools, resources, templates and prompts through every page.
+    pub lists: bool,
+    /// Tools to call, in order.
+    pub calls: Vec<ToolCall>,
+    /// A call made with a progress token.
+    pub progress: Option<ToolCall>,
+    /// A call cancelled after `cancel_after`.
+    pub cancel: Option<ToolCall>,
+    /// When to cancel it.
+    pub cancel_after: Duration,
+    /// A call made with a short timeout, expected to time out.
+    pub timeout: Option<(ToolCall, Duration)>,
+    /// Write a malformed line and show the server's error.
+    pub malformed: bool,
+    /// Roots to offer (declares the `roots` capability when not empty).
+    pub roots: Vec<String>,
+    /// How elicitation requests are answered.
+    pub elicit: ElicitPolicy,
+    /// The idle timeout of every request.
+    pub request_timeout: Duration,
+    /// How long to watch for stray messages after a cancellation or a timeout.
+    pub quiet: Duration,
+    /// Print an explanation before each step (the demo).
+    pub teach: bool,
+}
+
+impl Default for Plan {
+    /// The defaults match `examples/server`.
+    fn default() -> Self {
+        Plan {
+            version: None,
+            ping: true,
+            lists: true,
+            calls: ["test_simple_text", "test_tool_with_logging"]
+                .into_iter()
+                .map(|n| ToolCall::parse(n).expect("valid"))
+                .chain([
+                    ToolCall::parse(r#"test_sampling={"prompt":"Say hello"}"#).expect("valid"),
+                    ToolCall::parse(r#"test_elicitation={"message":"Who are you?"}"#).expect("valid"),
+                ])
+                .collect(),
+            progress: Some(ToolCall::parse("test_tool_with_progress").expect("valid")),
+            cancel: Some(ToolCall::parse(r#"test_long_running={"steps":100,"stepMs":50}"#).expect("valid")),
+            cancel_after: Duration::from_millis(300),
+            timeout: None,
+            malformed: false,
+            roots: Vec::new(),
+            elicit: ElicitPolicy::Accept,
+            request_timeout: Duration::from_secs(30),
+            quiet: Duration::from_millis(300),
+            teach: false,
+        }
+    }
+}
+
+impl Plan {
+    /// The capabilities object this client declares.
+    pub fn capabilities(&self) -> String {
+        let roots = if self.roots.is_empty() { "" } else { r#","roots":{"listChanged":false}"# };
+        format!(r#"{{"sampling":{{}},"elicitation":{{}}{roots}}}"#)
+    }
+
+    /// The endpoint configuration; `capabilities` is [`Plan::capabilities`].
+    pub fn config<'a>(&self, capabilities: &'a str) -> Config<'a> {
+        let info = RawJson::parse(CLIENT_INFO.as_bytes()).expect("valid JSON");
+        let mut config = Config::new(Role::Client, info)
+            .capabilities(RawJson::parse(capabilities.as_bytes()).expect("valid JSON"))
+            .request_timeouts(self.request_timeout, self.request_timeout * 10);
+        if let Some(v) = self.version {
+            config = config.versions(VersionSet::only(v));
+        }
+        config
+    }
+}
+
+// ---- the transcript ---------------------------------------------------------------
+
+/// Shortens a wire line for display.
+fn clip(line: &str, width: usize) -> String {
+    match line.char_indices().nth(width) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &line[..cut], line.len()),
+        None => line.to_string(),
+    }
+}
+
+/// Prints complete lines passing in one direction.
+struct LineTap {
+    arrow: &'static str,
+    partial: Vec<u8>,
+}
+
+impl LineTap {
+    fn pass(&mut self, bytes: &[u8]) {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line[..end]);
+            println!("      {} {}", self.arrow, clip(&text, 160));
+        }
+    }
+}
+
+/// A reader that prints each line read (what the server sent).
+pub struct TapReader<R> {
+    inner: R,
+    tap: Option<LineTap>,
+}
+
+impl<R: Read> TapReader<R> {
+    /// Wraps `inner`; prints when `show`.
+    pub fn new(inner: R, show: bool) -> Self {
+        TapReader { inner, tap: show.then(|| LineTap { arrow: "←", partial: Vec::new() }) }
+    }
+}
+
+impl<R: Read> Read for TapReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(tap) = &mut self.tap {
+            tap.pass(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+/// The writer to the server, shared by the loop (frames) and the script (a deliberately
+/// malformed line), optionally printing each line, and closable from either side.
+pub struct SharedWriter(Arc<Mutex<Shared>>);
+
+/// The stream (gone once closed) and the optional printer.
+type Shared = (Option<Box<dyn Write + Send>>, Option<LineTap>);
+
+impl Clone for SharedWriter {
+    fn clone(&self) -> Self {
+        SharedWriter(Arc::clone(&self.0))
+    }
+}
+
+impl SharedWriter {
+    /// Wraps `inner`; prints when `show`.
+    pub fn new(inner: impl Write + Send + 'static, show: bool) -> Self {
+        let tap = show.then(|| LineTap { arrow: "→", partial: Vec::new() });
+        SharedWriter(Arc::new(Mutex::new((Some(Box::new(inner)), tap))))
+    }
+
+    /// Closes the stream (the server sees the end of its input), whoever else holds it.
+    pub fn close(&self) {
+        if let Ok(mut inner) = self.0.lock() {
+            inner.0 = None;
+        }
+    }
+}
+
+impl Write for SharedWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut guard = self.0.lock().map_err(|_| io::Error::other("poisoned"))?;
+        let (inner, tap) = &mut *guard;
+        let inner = inner.as_mut().ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        let n = inner.write(buf)?;
+        if let Some(tap) = tap {
+            tap.pass(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    /// Prints before writing, so that a line never shows after the answer to it.
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let mut guard = self.0.lock().map_err(|_| io::Error::other("poisoned"))?;
+        let (inner, tap) = &mut *guard;
+        let inner = inner.as_mut().ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        if let Some(tap) = tap {
+            tap.pass(buf);
+        }
+        inner.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let mut guard = self.0.lock().map_err(|_| io::Error::other("poisoned"))?;
+        match &mut guard.0 {
+            Some(inner) => inner.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+// ---- the script -------------------------------------------------------------------
+
+/// The paginated lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum List {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl List {
+    fn method(self) -> &'static str {
+        match self {
+            List::Tools => "tools/list",
+            List::Resources => "resources/list",
+            List::Templates => "resources/templates/list",
+            List::Prompts => "prompts/list",
+        }
+    }
+    fn field(self) -> &'static str {
+        match self {
+            List::Tools => "tools",
+            List::Resources => "resources",
+            List::Templates => "resourceTemplates",
+            List::Prompts => "prompts",
+        }
+    }
+    fn key(self) -> &'static str {
+        match self {
+            List::Tools | List::Prompts => "name",
+            List::Resources => "uri",
+            List::Templates => "uriTemplate",
+        }
+    }
+    fn capability(self) -> Capability {
+        match self {
+            List::Tools => Capability::Tools,
+            List::Resources | List::Templates => Capability::Resources,
+            List::Prompts => Capability::Prompts,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Step {
+    Ping,
+    Walk(List),
+    Call(ToolCall),
+    Progress(ToolCall),
+    Cancel(ToolCall),
+    Timeout(ToolCall, Duration),
+    Malformed,
+}
+
+/// What the script waits for.
+enum Waiting {
+    /// Nothing: start the next step.
+    Nothing,
+    /// The answer to `id`.
+    Answer { id: RequestId, step: Step, sent: std::time::Instant },
+    /// The next page of `list`.
+    NextPage(List),
+    /// Cancel `id` at `at`.
+    CancelAt { id: RequestId, at: Instant },
+    /// Watch what arrives until `until`.
+    Quiet { until: Instant },
+}
+
+/// The example client.
+pub struct ClientApp {
+    plan: Plan,
+    steps: VecDeque<Step>,
+    waiting: Waiting,
+    walker: PageWalker<256>,
+    walked: Vec<String>,
+    /// The cancelled (or timed-out) request, whose stray messages are expected.
+    abandoned: Option<RequestId>,
+    /// Progress reports seen for the current call.
+    progress_seen: u32,
+    /// Whether the malformed line was sent and whether the server answered it.
+    malformed: Option<bool>,
+    writer: Option<SharedWriter>,
+    ready: bool,
+    /// What went wrong, for the summary and the exit status.
+    pub failures: Vec<String>,
+    /// Whether the script has run to its end.
+    pub finished: bool,
+}
+
+/// Prints a section title and, in teaching mode, its explanation (each one once).
+fn note(plan: &Plan, title: &str, teaching: &'static str) {
+    static TAUGHT: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    println!();
+    println!("== {title}");
+    let first = match TAUGHT.lock() {
+        Ok(mut taught) if !taught.contains(&teaching) => {
+            taught.push(teaching);
+            true
+        }
+        _ => false,
+    };
+    if plan.teach && first {
+        for line in teaching.lines() {
+            println!("   {line}");
+        }
+    }
+}
+
+const HANDSHAKE: &str = "The client sends `initialize` with the newest protocol version it supports; the\n\
+     server answers with that version if it supports it too (else with its own newest),\n\
+     its capabilities and who it is. The client then sends `notifications/initialized`,\n\
+     and the session is open. Before that, only pings (and the server's log messages) may pass.";
+
+fn event(text: impl std::fmt::Display) {
+    println!("   · {text}");
+}
+
+/// A one-line description of a tool result's content.
+fn describe_result(result: RawJson<'_>) -> String {
+    let Ok(r) = result.decode::<CallToolResult<'_>>() else { return format!("unreadable result: {result}") };
+    let blocks: Vec<String> = r
+        .content
+        .iter()
+        .map(|b| match b {
+            Ok(ContentBlock::Text(t)) => format!("{:?}", clip(&t.text.to_string(), 100)),
+            Ok(ContentBlock::Image(i)) => format!("[image {}, {} base64 bytes]", i.mime_type, i.data.raw().len()),
+            Ok(ContentBlock::Audio(a)) => format!("[audio {}, {} base64 bytes]", a.mime_type, a.data.raw().len()),
+            Ok(ContentBlock::Resource(e)) => match e.resource {
+                ResourceContents::Text(t) => format!("[resource {}: {:?}]", t.uri, clip(&t.text.to_string(), 60)),
+                ResourceContents::Blob(b) => format!("[resource {}: {} base64 bytes]", b.uri, b.blob.raw().len()),
+            },
+            Ok(ContentBlock::ResourceLink(l)) => format!("[link {}]", l.uri),
+            Ok(other) => format!("[{}]", other.kind()),
+            Err(e) => format!("[unreadable block: {e}]"),
+        })
+        .collect();
+    let error = if r.is_error == Some(true) { "tool error: " } else { "" };
+    format!("{error}{}", blocks.join(", "))
+}
+
+impl ClientApp {
+    /// A client that will run `plan`. `writer` is the loop's writer, for the malformed line.
+    pub fn new(plan: Plan, writer: Option<SharedWriter>) -> Self {
+        let mut steps = VecDeque::new();
+        if plan.ping {
+            steps.push_back(Step::Ping);
+        }
+        if plan.lists {
+            steps.extend([List::Tools, List::Resources, List::Templates, List::Prompts].map(Step::Walk));
+        }
+        steps.extend(plan.calls.iter().cloned().map(Step::Call));
+        steps.extend(plan.progress.clone().map(Step::Progress));
+        steps.extend(plan.cancel.clone().map(Step::Cancel));
+        steps.extend(plan.timeout.clone().map(|(c, d)| Step::Timeout(c, d)));
+        if plan.malformed && writer.is_some() {
+            steps.push_back(Step::Malformed);
+            steps.push_back(Step::Ping);
+        }
+        // The endpoint queued `initialize` when it was created: it goes out first.
+        note(&plan, "Handshake", HANDSHAKE);
+        ClientApp {
+            plan,
+            steps,
+            waiting: Waiting::Nothing,
+            walker: PageWalker::new(1000),
+            walked: Vec::new(),
+            abandoned: None,
+            progress_seen: 0,
+            malformed: None,
+            writer,
+            ready: false,
+            failures: Vec::new(),
+            finished: false,
+        }
+    }
+
+    fn fail(&mut self, what: String) {
+        event(format_args!("FAILED: {what}"));
+        self.failures.push(what);
+    }
+
+    /// Starts `step`; `false` if it was skipped.
+    fn start(&mut self, step: Step, ep: &mut ClientEndpoint<'_>, now: Instant) -> bool {
+        let options = RequestOptions::default();
+        let sent = match &step {
+            Step::Ping => {
+                note(
+                    &self.plan,
+                    "Ping",
+                    "Either side may ping the other at any time; the answer is an empty result.\n\
+                     The endpoint answers pings by itself: the application never sees them.",
+                );
+                ep.send_request(now, "ping", NO_PARAMS, options)
+            }
+            Step::Walk(list) => {
+                if !ep.peer_capabilities().contains(list.capability()) {
+                    note(&self.plan, &format!("{}: not offered by this server", list.method()), "");
+                    return false;
+                }
+                note(
+                    &self.plan,
+                    &format!("Pagination: {} to the last page", list.method()),
+                    "A list comes in pages. Each page but the last carries `nextCursor`, an opaque token\n\
+                     the client sends back as `cursor` to get the next one. This server signs its\n\
+                     cursors, so a forged or stale one is refused with -32602.",
+                );
+                self.walker = PageWalker::new(1000);
+                self.walked.clear();
+                return self.next_page(*list, ep, now);
+            }
+            Step::Call(call) => {
+                note(&self.plan, &format!("tools/call {} {}", call.name, call.args), call_note(&call.name));
+                self.call(call, ep, now, options)
+            }
+            Step::Progress(call) => {
+                note(
+                    &self.plan,
+                    &format!("Progress: tools/call {} {} with a progress token", call.name, call.args),
+                    "The request carries `_meta.progressToken`; the server reports\n\
+                     `notifications/progress` with increasing values until it answers. Each report\n\
+                     also restarts the request's idle timeout.",
+                );
+                self.progress_seen = 0;
+                self.call(call, ep, now, RequestOptions::with_progress())
+            }
+            Step::Cancel(call) => {
+                note(
+                    &self.plan,
+                    &format!(
+                        "Cancellation: tools/call {} {}, cancelled after {} ms",
+                        call.name,
+                        call.args,
+                        self.plan.cancel_after.as_millis()
+                    ),
+                    "The client sends `notifications/cancelled` with the request's id. The server stops\n\
+                     the work and never answers it; a response already on its way is dropped.",
+                );
+                self.progress_seen = 0;
+                match self.call(call, ep, now, RequestOptions::with_progress()) {
+                    Ok(id) => {
+                        self.waiting = Waiting::CancelAt { id, at: now + self.plan.cancel_after };
+                        return true;
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Step::Timeout(call, after) => {
+                note(
+                    &self.plan,
+                    &format!(
+                        "A timeout: tools/call {} {} with {} ms to answer",
+                        call.name,
+                        call.args,
+                        after.as_millis()
+                    ),
+                    "When the answer takes too long, the endpoint gives up: it sends\n\
+                     `notifications/cancelled` itself and reports the timeout.",
+                );
+                self.call(call, ep, now, RequestOptions::default().timeout(*after))
+            }
+            Step::Malformed => {
+                note(
+                    &self.plan,
+                    "A malformed line",
+                    "A line that is not JSON cannot be answered by id: JSON-RPC asks for a -32700 parse\n\
+                     error with a null id (from 2025-11-25 on, with no id at all). The session goes on.",
+                );
+                let line = b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{\n";
+                if let Some(w) = &mut self.writer
+                    && let Err(e) = w.write_all(line).and_then(|()| w.flush())
+                {
+                    self.fail(format!("could not write the malformed line: {e}"));
+                }
+                self.malformed = Some(false);
+                self.waiting = Waiting::Quiet { until: now + self.plan.quiet };
+                return true;
+            }
+        };
+        match sent {
+            Ok(id) => {
+                self.waiting = Waiting::Answer { id, step, sent: std::time::Instant::now() };
+                true
+            }
+            Err(e) => {
+                self.fail(format!("could not send {step:?}: {e}"));
+                false
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        call: &ToolCall,
+        ep: &mut ClientEndpoint<'_>,
+        now: Instant,
+        options: RequestOptions,
+    ) -> Result<RequestId, mcp_sansio::session::SendError> {
+        #[derive(serde::Serialize)]
+        struct Params<'p> {
+            name: &'p str,
+            arguments: RawJson<'p>,
+        }
+        let arguments = RawJson::parse(call.args.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
+        ep.send_request(now, "tools/call", Some(&Params { name: &call.name, arguments }), options)
+    }
+
+    fn next_page(&mut self, list: List, ep: &mut ClientEndpoint<'_>, now: Instant) -> bool {
+        let params = self.walker.params();
+        match ep.send_request(now, list.method(), Some(&params), RequestOptions::default()) {
+            Ok(id) => {
+                self.waiting = Waiting::Answer { id, step: Step::Walk(list), sent: std::time::Instant::now() };
+                true
+            }
+            Err(e) => {
+                self.fail(format!("could not send {}: {e}", list.method()));
+                false
+            }
+        }
+    }
+
+    /// A response to the request the script waits for.
+    fn answered(&mut self, step: Step, result: Result<RawJson<'_>, String>, elapsed: Duration) {
+        self.waiting = Waiting::Nothing;
+        let result = match (result, &step) {
+            (Err(error), Step::Call(call)) if call.expect_error => {
+                return event(format_args!("{} was refused, as expected: {error}", call.name));
+            }
+            (Ok(_), Step::Call(call)) if call.expect_error => {
+                return self.fail(format!("{} was expected to fail", call.name));
+            }
+            (Ok(r), _) => r,
+            (Err(error), _) => {
+                return self.fail(format!("{step:?} was answered with an error: {error}"));
+            }
+        };
+        match step {
+            Step::Ping => event(format_args!("pong after {} µs", elapsed.as_micros())),
+            Step::Walk(list) => {
+                let names: Vec<String> = result
+                    .get(list.field())
+                    .map(|a| a.elements().filter_map(|e| e.get(list.key())?.as_str().map(|s| s.to_string())).collect())
+                    .unwrap_or_default();
+                event(format_args!("page {}: {}", self.walker.pages() + 1, names.join(", ")));
+                self.walked.extend(names);
+                match self.walker.next_page(result) {
+                    Ok(Page::More) => {
+                        let cursor = self.walker.cursor().unwrap_or_default();
+                        event(format_args!("nextCursor {cursor}: ask for the next page"));
+                        self.waiting = Waiting::NextPage(list);
+                    }
+                    Ok(Page::Done) => event(format_args!(
+                        "no nextCursor: that was the last page ({} items in {} page(s))",
+                        self.walked.len(),
+                        self.walker.pages()
+                    )),
+                    Err(e) => self.fail(format!("{}: {e}", list.method())),
+                }
+            }
+            Step::Call(call) => event(format_args!("{} answered: {}", call.name, describe_result(result))),
+            Step::Progress(call) => {
+                event(format_args!("{} answered: {}", call.name, describe_result(result)));
+                if self.progress_seen == 0 {
+                    self.fail(format!("{} reported no progress", call.name));
+                }
+            }
+            Step::Cancel(call) => event(format_args!("{} finished before we cancelled it", call.name)),
+            Step::Timeout(call, _) => {
+                self.fail(format!("{} answered before its timeout: {}", call.name, describe_result(result)))
+            }
+            Step::Malformed => {}
+        }
+    }
+
+    /// The server's request: answered by the scripted policy.
+    fn serve(&mut self, req: &mut IncomingRequest<'_>) {
+        match req.method {
+            Method::SamplingCreateMessage => {
+                let prompt = req
+                    .params
+                    .and_then(|p| p.decode::<CreateMessageParams<'_>>().ok())
+                    .and_then(|p| {
+                        p.messages
+                            .iter()
+                            .filter_map(Result::ok)
+                            .find_map(|m| m.content.iter().find_map(|b| b.ok()?.as_text()))
+                    })
+                    .map(|t| t.to_string())
+                    .unwrap_or_default();
+                event(format_args!("the server asks our model (sampling/createMessage): {prompt:?}"));
+                let text = format!("A scripted answer to: {prompt}");
+                let result = CreateMessageResult {
+                    role: MessageRole::Assistant,
+                    content: OneOrMany::One(ContentBlock::text(&text)),
+                    model: "scripted-model".into(),
+                    stop_reason: Some(StopReason::EndTurn),
+                    result_type: None,
+                    meta: None,
+                };
+                let _ = req.respond(&result);
+            }
+            Method::ElicitationCreate => {
+                let params = req.params.and_then(|p| p.decode::<ElicitParams<'_>>().ok());
+                let (message, content) = match params {
+                    Some(ElicitParams::Form(form)) => (form.message.to_string(), fill_form(form.requested_schema)),
+                    Some(ElicitParams::Url(url)) => (format!("{} ({})", url.message, url.url), None),
+                    None => (String::new(), None),
+                };
+                let action = match (self.plan.elicit, &content) {
+                    (ElicitPolicy::Accept, Some(_)) => ElicitAction::Accept,
+                    (ElicitPolicy::Cancel, _) => ElicitAction::Cancel,
+                    _ => ElicitAction::Decline,
+                };
+                let content = content.filter(|_| action == ElicitAction::Accept);
+                event(format_args!(
+                    "the server asks the user (elicitation/create): {message:?}; we answer {action:?} {}",
+                    content.as_deref().unwrap_or("")
+                ));
+                let content = content.as_deref().and_then(|c| RawJson::parse(c.as_bytes()).ok());
+                let _ = req.respond(&ElicitResult { action, content, result_type: None, meta: None });
+            }
+            Method::RootsList => {
+                event("the server asks for our roots (roots/list)");
+                let roots: Vec<Root<'_>> = self.plan.roots.iter().map(|r| Root::new(r, None)).collect();
+                let _ = req.respond(&ListRootsResult::new(&roots));
+            }
+            other => {
+                event(format_args!("the server sent {other}, which this client does not serve"));
+                let _ = req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+            }
+        }
+    }
+}
+
+/// What a call step demonstrates, for the demo.
+fn call_note(name: &str) -> &'static str {
+    match name {
+        "test_sampling" => {
+            "The tool needs a model: while the call is open, the server sends its own request,\n\
+             `sampling/createMessage`, to the client, and answers the call once the client has\n\
+             answered it. Requests flow both ways on one connection."
+        }
+        "test_elicitation" => {
+            "The tool asks the user for input with `elicitation/create` and a small form schema.\n\
+             This client fills the form by a script."
+        }
+        "test_tool_with_logging" => {
+            "Log messages arrive as `notifications/message` while the call runs\n\
+             (at the level set with `logging/setLevel`, if any)."
+        }
+        "no_such_tool" => {
+            "A tool the server does not have is a protocol error, not a tool error: JSON-RPC's\n\
+             -32602 (invalid params). A tool that runs and fails answers a result with `isError`."
+        }
+        _ => "A tool call: the result is a list of content blocks (text, image, audio, resources).",
+    }
+}
+
+/// A form filled from its schema: each property's default, else the first allowed value,
+/// else a plausible value of its type. `None` if the schema has no properties object.
+pub fn fill_form(schema: RawJson<'_>) -> Option<String> {
+    let properties = schema.get("properties").filter(|p| p.kind() == JsonKind::Object)?;
+    let mut out = String::from("{");
+    for (i, (name, prop)) in properties.members().enumerate() {
+        let value = prop
+            .get("default")
+            .map(|d| d.as_text().to_string())
+            .or_else(|| prop.get("enum").and_then(|e| e.elements().next()).map(|v| v.as_text().to_string()))
+            .or_else(|| {
+                let first = prop.get("oneOf").or_else(|| prop.get("anyOf"))?.elements().next()?;
+                first.get("const").map(|c| c.as_text().to_string())
+            })
+            .unwrap_or_else(|| {
+                let kind = prop.get("type").and_then(|t| t.as_str()).map(|t| t.to_string()).unwrap_or_default();
+                match kind.as_str() {
+                    "integer" => "42".into(),
+                    "number" => "4.2".into(),
+                    "boolean" => "true".into(),
+                    "array" => {
+                        let items = prop.get("items");
+                        let first = items
+                            .and_then(|i| i.get("enum"))
+                            .and_then(|e| e.elements().next())
+                            .or_else(|| items?.get("anyOf")?.elements().next()?.get("const"));
+                        format!("[{}]", first.map(|f| f.as_text()).unwrap_or(""))
+                    }
+                    _ if prop.get("format").and_then(|f| f.as_str()).is_some_and(|f| f == "email") => {
+                        r#""user@example.com""#.into()
+                    }
+                    _ => serde_json::to_string(&format!("scripted {name}")).unwrap_or_default(),
+                }
+            });
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(&name.to_string()).unwrap_or_default());
+        out.push(':');
+        out.push_str(&value);
+    }
+    out.push('}');
+    Some(out)
+}
+
+impl App<OUT, IN> for ClientApp {
+    type Message = ();
+
+    fn on_event(&mut self, ev: Event<'_>, _mailbox: &Mailbox<()>) {
+        match ev {
+            Event::Negotiated { version, peer } => {
+                let info = peer.get("serverInfo").map_or("?".into(), |i| i.as_text().to_string());
+                event(format_args!("negotiated protocol version {version} with {info}"));
+                if let Some(caps) = peer.get("capabilities") {
+                    event(format_args!("server capabilities: {caps}"));
+                }
+                if let Some(text) = peer.get("instructions").and_then(|i| i.as_str()) {
+                    event(format_args!("instructions: {}", clip(&text.to_string(), 120)));
+                }
+            }
+            Event::Ready { .. } => self.ready = true,
+            Event::Request(mut req) => self.serve(&mut req),
+            Event::Notification(n) => {
+                let params = n.params.map(|p| clip(p.as_text(), 120)).unwrap_or_default();
+                event(format_args!("notification {}: {params}", n.method));
+            }
+            Event::Progress { id, progress, total, message } => {
+                self.progress_seen += 1;
+                let total = total.map_or(String::new(), |t| format!(" of {t}"));
+                let message = message.map_or(String::new(), |m| format!(" ({m})"));
+                event(format_args!("progress on request {id}: {progress}{total}{message}"));
+            }
+            Event::Response { id, result, .. } => {
+                if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } = &self.waiting
+                    && *want == id
+                {
+                    match std::mem::replace(&mut self.waiting, Waiting::Nothing) {
+                        Waiting::Answer { step, sent, .. } => self.answered(step, Ok(result), sent.elapsed()),
+                        _ => event(format_args!("request {id} was answered before the cancellation")),
+                    }
+                } else {
+                    event(format_args!("an answer to request {id}, which the script no longer waits for"));
+                }
+            }
+            Event::Error { id, error, .. } => {
+                let text = format!("{} {}", error.code.0, error.message);
+                if let Waiting::Answer { id: want, .. } = &self.waiting
+                    && *want == id
+                    && let Waiting::Answer { step, sent, .. } = std::mem::replace(&mut self.waiting, Waiting::Nothing)
+                {
+                    self.answered(step, Err(text), sent.elapsed());
+                } else {
+                    event(format_args!("error answer to request {id}: {text}"));
+                }
+            }
+            Event::TimedOut { id, .. } => {
+                let expected =
+                    matches!(&self.waiting, Waiting::Answer { id: want, step: Step::Timeout(..), .. } if *want == id);
+                event(format_args!("request {id} timed out: the endpoint gives up on it and tells the server"));
+                if let Waiting::Answer { id: want, .. } = &self.waiting
+                    && *want == id
+                {
+                    if !expected {
+                        self.fail(format!("request {id} timed out"));
+                    }
+                    self.abandoned = Some(id);
+                    // Watch the stray messages: progress or an answer already on its way.
+                    self.waiting = Waiting::Quiet { until: Instant::ZERO };
+                }
+            }
+            Event::Failed { id, reason, .. } => {
+                event(format_args!("request {id} failed: {reason}"));
+                if matches!(&self.waiting, Waiting::Answer { id: want, .. } if *want == id) {
+                    self.waiting = Waiting::Nothing;
+                    self.fail(format!("request {id} failed: {reason}"));
+                }
+            }
+            Event::Misbehavior(Misbehavior::UncorrelatedError { error }) => {
+                if self.malformed == Some(false) {
+                    self.malformed = Some(true);
+                }
+                event(format_args!(
+                    "the server could not read one of our lines: error {} {:?}, without an id: it could not tell which",
+                    error.code.0,
+                    error.message.to_string()
+                ));
+            }
+            Event::Misbehavior(Misbehavior::LateResponse { id }) => {
+                event(format_args!("a response to {id} crossed our cancellation; the endpoint dropped it"))
+            }
+            Event::Misbehavior(Misbehavior::UnknownProgressToken { token }) => {
+                event(format_args!("progress for {token}, which we no longer wait for; the endpoint dropped it"))
+            }
+            Event::Misbehavior(m) => event(format_args!("the server broke a rule: {m:?}")),
+            Event::Closed { reason } => event(format_args!("session closed: {reason}")),
+            other => event(format_args!("{other:?}")),
+        }
+    }
+
+    fn on_message(&mut self, _endpoint: &mut ClientEndpoint<'_>, _now: Instant, _message: ()) {}
+
+    fn on_idle(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
+        if !self.ready || self.finished {
+            return None;
+        }
+        loop {
+            match &self.waiting {
+                Waiting::Answer { .. } => return None,
+                Waiting::NextPage(list) => {
+                    let list = *list;
+                    self.waiting = Waiting::Nothing;
+                    self.next_page(list, ep, now);
+                }
+                Waiting::CancelAt { id, at } => {
+                    if now < *at {
+                        return Some(*at);
+                    }
+                    let id = id.clone();
+                    match ep.cancel(now, &id, Some("the user pressed stop")) {
+                        Ok(()) => event(format_args!(
+                            "cancelling request {id} after {} progress report(s); no answer will come",
+                            self.progress_seen
+                        )),
+                        Err(e) => self.fail(format!("could not cancel {id}: {e}")),
+                    }
+                    self.abandoned = Some(id);
+                    self.waiting = Waiting::Quiet { until: now + self.plan.quiet };
+                }
+                Waiting::Quiet { until } => {
+                    // (Set to ZERO from an event handler, which has no clock: start it now.)
+                    if *until == Instant::ZERO {
+                        self.waiting = Waiting::Quiet { until: now + self.plan.quiet };
+                        continue;
+                    }
+                    if now < *until {
+                        return Some(*until);
+                    }
+                    if self.malformed == Some(false) {
+                        event("the server did not answer the malformed line (JSON-RPC asks for a -32700 error)");
+                    }
+                    self.malformed = None;
+                    if let Some(id) = self.abandoned.take() {
+                        event(format_args!(
+                            "{} ms later: nothing more about request {id}",
+                            self.plan.quiet.as_millis()
+                        ));
+                    }
+                    self.waiting = Waiting::Nothing;
+                }
+                Waiting::Nothing => match self.steps.pop_front() {
+                    Some(step) => {
+                        self.start(step, ep, now);
+                    }
+                    None => {
+                        self.finished = true;
+                        note(
+                            &self.plan,
+                            "Shutdown",
+                            "The client closes the connection: on stdio it closes the server's stdin. The\n\
+                             server answers what it still owes, then exits by itself.",
+                        );
+                        ep.close(now);
+                        return None;
+                    }
+                },
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! An MCP client over stdio: spawns a server command, performs the handshake, pings,
+//! walks every paginated list to the end, calls tools (one with progress, one that it
+//! cancels), answers the server's sampling, elicitation and roots requests by a script,
+//! prints a readable transcript, then shuts the server down the way the specification
+//! says (close its stdin, wait, SIGTERM, wait, SIGKILL) and reports how it exited.
+//!
+//! Against `examples/server` (the defaults):
+//!
+//!     cargo run --example client --features stdio -- -- target/debug/examples/server --page-size 3
+//!
+//! Against the official TypeScript example server:
+//!
+//!     cargo run --example client --features stdio -- \
+//!         --call 'echo={"message":"hi"}' --call get-sum='{"a":1,"b":2}' \
+//!         --progress-tool 'trigger-long-running-operation={"duration":2,"steps":4}' \
+//!         --cancel-tool 'trigger-long-running-operation={"duration":30,"steps":30}' \
+//!         -- npx -y @modelcontextprotocol/server-everything stdio
+
+mod app;
+
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+use mcp_sansio::ProtocolVersion;
+use mcp_sansio::adapters::stdio::{ChildProcess, Exit, StderrMode, StdioLoop};
+
+use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
+
+const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
+
+  --protocol-version V      offer only this version (default: all, newest first)
+  --call NAME[=JSON]        call a tool (repeatable; replaces the default calls)
+  --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
+  --cancel-tool NAME[=JSON]    the call cancelled after --cancel-after-ms ('none' to skip)
+  --cancel-after-ms MS      (default 300)
+  --timeout-tool NAME[=JSON]   a call expected to time out after --timeout-after-ms
+  --timeout-after-ms MS    (default 200)
+  --request-timeout-ms MS   idle timeout of every request (default 30000)
+  --no-lists                skip walking the lists
+  --malformed               send a malformed line and show the server's error
+  --root URI                declare roots and offer this one (repeatable)
+  --elicit accept|decline|cancel   how to answer elicitation (default accept)
+  --wire                    print every line sent and received
+  --grace-ms MS             wait for the server to exit after closing its stdin (default 2000)
+  --term-grace-ms MS        wait after SIGTERM before SIGKILL (default 2000)
+
+Defaults match examples/server. The exit status is 0 when every step behaved.";
+
+struct Args {
+    plan: Plan,
+    wire: bool,
+    grace: Duration,
+    term_grace: Duration,
+    command: Vec<String>,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut plan = Plan::default();
+    let (mut wire, mut grace, mut term_grace) = (false, Duration::from_secs(2), Duration::from_secs(2));
+    let mut calls: Option<Vec<ToolCall>> = None;
+    let mut timeout_call = None;
+    let mut timeout_ms = 200;
+    let optional_call = |spec: String| -> Result<Option<ToolCall>, String> {
+        if spec == "none" { Ok(None) } else { ToolCall::parse(&spec).map(Some) }
+    };
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
+        let ms = |v: String| v.parse::<u64>().map(Duration::from_millis).map_err(|_| format!("not a number: {v}"));
+        match arg.as_str() {
+            "--" => break,
+            "--protocol-version" => {
+                let v = value(&arg)?;
+                plan.version = Some(ProtocolVersion::from_name(&v).ok_or_else(|| format!("unknown version {v}"))?);
+            }
+            "--call" => calls.get_or_insert_with(Vec::new).push(ToolCall::parse(&value(&arg)?)?),
+            "--progress-tool" => plan.progress = optional_call(value(&arg)?)?,
+            "--cancel-tool" => plan.cancel = optional_call(value(&arg)?)?,
+            "--cancel-after-ms" => plan.cancel_after = ms(value(&arg)?)?,
+            "--timeout-tool" => timeout_call = optional_call(value(&arg)?)?,
+            "--timeout-after-ms" => timeout_ms = ms(value(&arg)?)?.as_millis() as u64,
+            "--request-timeout-ms" => plan.request_timeout = ms(value(&arg)?)?,
+            "--no-lists" => plan.lists = false,
+            "--malformed" => plan.malformed = true,
+            "--root" => plan.roots.push(value(&arg)?),
+            "--elicit" => {
+                plan.elicit = match value(&arg)?.as_str() {
+                    "accept" => ElicitPolicy::Accept,
+                    "decline" => ElicitPolicy::Decline,
+                    "cancel" => ElicitPolicy::Cancel,
+                    other => return Err(format!("--elicit: accept, decline or cancel, not {other}")),
+                }
+            }
+            "--wire" => wire = true,
+            "--grace-ms" => grace = ms(value(&arg)?)?,
+            "--term-grace-ms" => term_grace = ms(value(&arg)?)?,
+            "-h" | "--help" => return Err(String::new()),
+            other if other.starts_with('-') => return Err(format!("unknown option {other}")),
+            other => {
+                // The command starts here (no `--`).
+                let command: Vec<String> = std::iter::once(other.to_string()).chain(args).collect();
+                return finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command);
+            }
+        }
+    }
+    let command: Vec<String> = args.collect();
+    finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    mut plan: Plan,
+    calls: Option<Vec<ToolCall>>,
+    timeout_call: Option<ToolCall>,
+    timeout_ms: u64,
+    wire: bool,
+    grace: Duration,
+    term_grace: Duration,
+    command: Vec<String>,
+) -> Result<Args, String> {
+    if command.is_empty() {
+        return Err("no server command given".into());
+    }
+    if let Some(calls) = calls {
+        plan.calls = calls;
+    }
+    plan.timeout = timeout_call.map(|c| (c, Duration::from_millis(timeout_ms)));
+    Ok(Args { plan, wire, grace, term_grace, command })
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("client: {message}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("client: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Args) -> std::io::Result<bool> {
+    println!("== Starting the server: {}", args.command.join(" "));
+    let mut command = Command::new(&args.command[0]);
+    command.args(&args.command[1..]);
+    let (child, stdin, stdout) = ChildProcess::spawn(&mut command, StderrMode::Inherit)?;
+    let writer = SharedWriter::new(stdin, args.wire);
+    let mut event_loop = StdioLoop::new(TapReader::new(stdout, args.wire))?;
+    let capabilities = args.plan.capabilities();
+    let config = args.plan.config(&capabilities);
+    let (mut rx, mut tx) = (vec![0u8; 1024 * 1024], vec![0u8; 64 * 1024]);
+    let mut endpoint: ClientEndpoint<'_> =
+        ClientEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(std::io::Error::other)?;
+    let mut app = ClientApp::new(args.plan, Some(writer.clone()));
+    let reason = event_loop.run(&mut endpoint, writer.clone(), &mut app)?;
+
+    // Shut the server down as the specification says: close its stdin, wait, SIGTERM,
+    // wait, SIGKILL.
+    writer.close();
+    let exit = child.shutdown(args.grace, args.term_grace)?;
+    match exit {
+        Exit::Exited(status) => println!("   · the server exited by itself after its stdin closed: {status}"),
+        Exit::Terminated(status) => println!(
+            "   · the server did not exit within {} ms of its stdin closing; SIGTERM ended it: {status}",
+            args.grace.as_millis()
+        ),
+        Exit::Killed(status) => println!("   · the server ignored SIGTERM too; SIGKILL ended it: {status}"),
+    }
+    let mut ok = app.finished && app.failures.is_empty();
+    if !app.finished {
+        println!("   · the session ended before the script did: {reason}");
+        ok = false;
+    }
+    println!();
+    if app.failures.is_empty() {
+        println!("== Summary: every step behaved");
+    } else {
+        println!("== Summary: {} step(s) failed", app.failures.len());
+        for f in &app.failures {
+            println!("   - {f}");
+        }
+    }
+    Ok(ok)
+}

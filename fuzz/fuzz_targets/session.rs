@@ -1,0 +1,293 @@
+//! A client endpoint and a server endpoint under fuzzer-chosen input: raw bytes fed to
+//! either side in chosen chunks, each side's own output delivered to the other in chosen
+//! chunks, timer advances, application commands (requests, answers, progress, cancels,
+//! notifications), end of input and local close.
+//!
+//! Checked after every step: nothing panics; `poll_output` goes idle in bounded steps;
+//! what a side transmits is whole lines, each a valid JSON-RPC message; an idle side's
+//! deadline equals `poll_timeout` and is never in the past; the clock never goes back;
+//! slot counts stay within capacity; `Closed` comes at most once and nothing follows it.
+//!
+//! Input layout: `[setup, op, args.., op, args.., ...]`
+//! * setup: bits 0-1 the client's only version (so every handshake version is reached),
+//!   bit 2 keepalive on both sides, bits 3-4 the receive buffer (256, 512, 4096, 65536),
+//!   bit 5 small transmit buffers, bit 6 complete the handshake first;
+//! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
+use mcp_sansio::session::{Config, Endpoint, Event, Keepalive, Output, RequestOptions};
+use mcp_sansio::time::Instant;
+use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
+
+const SLOTS: usize = 4;
+type Ep<'a> = Endpoint<'a, SLOTS, SLOTS>;
+
+struct Side<'a> {
+    ep: Ep<'a>,
+    /// Bytes transmitted, not yet delivered to the other side.
+    pipe: Vec<u8>,
+    /// `Closed` events seen.
+    closed_events: u32,
+    /// Ids of the peer's requests not answered yet (by the application).
+    held: Vec<RequestId>,
+    /// Our own requests, for cancellation.
+    own: Vec<RequestId>,
+    last_now: Instant,
+}
+
+fn raw(text: &'static [u8]) -> RawJson<'static> {
+    RawJson::parse(text).unwrap()
+}
+
+impl<'a> Side<'a> {
+    fn new(config: Config<'static>, rx: &'a mut [u8], tx: &'a mut [u8]) -> Self {
+        let ep = Ep::new(config, rx, tx, Instant::ZERO).unwrap();
+        Side { ep, pipe: Vec::new(), closed_events: 0, held: Vec::new(), own: Vec::new(), last_now: Instant::ZERO }
+    }
+
+    fn drain(&mut self) {
+        for _ in 0..100_000 {
+            match self.ep.poll_output() {
+                Output::Transmit(bytes) => {
+                    assert!(!bytes.is_empty());
+                    assert_eq!(bytes.last(), Some(&b'\n'), "a transmit is whole lines");
+                    for line in bytes[..bytes.len() - 1].split(|&b| b == b'\n') {
+                        if let Err(e) = Message::parse(line) {
+                            panic!("sent an invalid message ({e}): {}", String::from_utf8_lossy(line));
+                        }
+                    }
+                    assert_eq!(self.closed_events, 0, "transmit after Closed");
+                    self.pipe.extend_from_slice(bytes);
+                }
+                Output::Event(event) => {
+                    assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
+                    match event {
+                        Event::Request(r) => {
+                            if let Ok(id) = r.id.to_owned() {
+                                self.held.push(id);
+                            }
+                        }
+                        Event::Response { id, .. }
+                        | Event::Error { id, .. }
+                        | Event::TimedOut { id, .. }
+                        | Event::Failed { id, .. } => self.own.retain(|o| *o != id),
+                        Event::Closed { .. } => self.closed_events += 1,
+                        _ => {}
+                    }
+                }
+                Output::Idle { next_timeout } => {
+                    assert_eq!(next_timeout, self.ep.poll_timeout());
+                    let now = self.ep.now();
+                    if let Some(t) = next_timeout {
+                        assert!(t > now, "idle with a deadline in the past: {t:?} at {now:?}");
+                    }
+                    assert!(now >= self.last_now, "the clock went back");
+                    self.last_now = now;
+                    assert!(self.ep.requests_in_flight() <= SLOTS);
+                    assert!(self.ep.peer_requests_in_flight() <= SLOTS);
+                    return;
+                }
+            }
+        }
+        panic!("poll_output never went idle");
+    }
+
+    /// Feeds bytes in chunks of `chunk`, draining as needed.
+    fn feed(&mut self, now: Instant, data: &[u8], chunk: usize) {
+        for part in data.chunks(chunk.max(1)) {
+            let mut rest = part;
+            let mut stalls = 0;
+            while !rest.is_empty() {
+                let n = self.ep.handle_input(now, rest);
+                assert!(n <= rest.len());
+                rest = &rest[n..];
+                self.drain();
+                if n == 0 {
+                    stalls += 1;
+                    assert!(stalls < 1000, "input refused even after draining");
+                }
+            }
+        }
+    }
+
+    /// One application command, chosen by `c`.
+    fn command(&mut self, now: Instant, role: Role, c: u8, k: u8) {
+        let with_progress =
+            RequestOptions::with_progress().timeout(core::time::Duration::from_millis(u64::from(k) * 50));
+        match (c % 8, role) {
+            (0, _) => {
+                if let Ok(id) = self.ep.send_request(now, "ping", NO_PARAMS, RequestOptions::default()) {
+                    self.own.push(id);
+                }
+            }
+            (1, Role::Client) => {
+                let params = raw(br#"{"name":"t","arguments":{"a":[1,2]},"_meta":{"x":1}}"#);
+                if let Ok(id) = self.ep.send_request(now, "tools/call", Some(&params), with_progress) {
+                    self.own.push(id);
+                }
+            }
+            (1, Role::Server) => {
+                let params = raw(br#"{"messages":[],"maxTokens":1}"#);
+                if let Ok(id) = self.ep.send_request(now, "sampling/createMessage", Some(&params), with_progress) {
+                    self.own.push(id);
+                }
+            }
+            (2, _) if !self.held.is_empty() => {
+                let id = self.held.remove(usize::from(k) % self.held.len());
+                let _ = self.ep.respond(id.as_ref(), &raw(br#"{"content":[]}"#));
+            }
+            (3, _) if !self.held.is_empty() => {
+                let id = self.held.remove(usize::from(k) % self.held.len());
+                let _ = self.ep.respond_error(id.as_ref(), ErrorCode::INTERNAL_ERROR, "no");
+            }
+            (4, _) if !self.held.is_empty() => {
+                let id = &self.held[usize::from(k) % self.held.len()];
+                let _ = self.ep.send_progress(id.as_ref(), f64::from(k) / 3.0, Some(100.0), Some("m"));
+            }
+            (5, _) if !self.own.is_empty() => {
+                let id = self.own[usize::from(k) % self.own.len()].clone();
+                let _ = self.ep.cancel(now, &id, Some("fuzz"));
+            }
+            (6, Role::Server) => {
+                let _ = self.ep.send_notification(now, "notifications/tools/list_changed", NO_PARAMS);
+                let _ = self.ep.send_notification(
+                    now,
+                    "notifications/message",
+                    Some(&raw(br#"{"level":"info","data":1}"#)),
+                );
+            }
+            (6, Role::Client) => {
+                let _ = self.ep.send_notification(now, "notifications/roots/list_changed", NO_PARAMS);
+            }
+            (7, _) => {
+                let _ = self
+                    .ep
+                    .send_request(now, "x/custom", Some(&raw(b"{}")), RequestOptions::default())
+                    .map(|id| self.own.push(id));
+            }
+            _ => {}
+        }
+        self.drain();
+    }
+}
+
+fn chunk_size(b: u8) -> usize {
+    match b {
+        0..=127 => usize::from(b) + 1,
+        _ => (usize::from(b) - 127) * 512,
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [setup, ops @ ..] = data else { return };
+    let version = ProtocolVersion::HANDSHAKE[usize::from(setup & 3)];
+    let rx = [256, 512, 4096, 65_536][usize::from((setup >> 3) & 3)];
+    let small_tx = setup & 32 != 0;
+    let mut client_config = Config::new(Role::Client, raw(br#"{"name":"c","version":"1"}"#))
+        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}"#))
+        .versions(VersionSet::only(version));
+    let mut server_config = Config::new(Role::Server, raw(br#"{"name":"s","version":"1"}"#)).capabilities(raw(
+        br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#,
+    ));
+    if setup & 4 != 0 {
+        let keepalive =
+            Keepalive { idle: core::time::Duration::from_secs(5), timeout: core::time::Duration::from_secs(2) };
+        client_config = client_config.keepalive(keepalive);
+        server_config = server_config.keepalive(keepalive);
+    }
+    let (ctx, stx) = if small_tx { (700, 1100) } else { (65_536, 65_536) };
+    let mut memory = vec![0u8; 2 * rx + ctx + stx];
+    let (crx, rest) = memory.split_at_mut(rx);
+    let (srx, rest) = rest.split_at_mut(rx);
+    let (ctx, stx) = rest.split_at_mut(ctx);
+    let mut client = Side::new(client_config, crx, ctx);
+    let mut server = Side::new(server_config, srx, stx);
+    let mut now = Instant::ZERO;
+    client.drain();
+    server.drain();
+    if setup & 64 != 0 {
+        for _ in 0..3 {
+            let bytes = std::mem::take(&mut client.pipe);
+            server.feed(now, &bytes, 4096);
+            let bytes = std::mem::take(&mut server.pipe);
+            client.feed(now, &bytes, 4096);
+        }
+    }
+    let mut at = 0;
+    let next = |at: &mut usize| {
+        let b = ops.get(*at).copied();
+        *at += 1;
+        b
+    };
+    while let Some(op) = next(&mut at) {
+        let a = next(&mut at).unwrap_or(0);
+        let b = next(&mut at).unwrap_or(0);
+        match op % 10 {
+            // Raw bytes from the input, as if from the peer.
+            0 | 1 => {
+                let len = usize::from(a) * 4;
+                let start = at.min(ops.len());
+                let end = (start + len).min(ops.len());
+                at = end;
+                let side = if op % 10 == 0 { &mut server } else { &mut client };
+                side.feed(now, &ops[start..end], chunk_size(b));
+            }
+            // A side's own output to the other.
+            2 => {
+                let bytes = std::mem::take(&mut client.pipe);
+                server.feed(now, &bytes, chunk_size(a));
+            }
+            3 => {
+                let bytes = std::mem::take(&mut server.pipe);
+                client.feed(now, &bytes, chunk_size(a));
+            }
+            // Time.
+            4 => {
+                now = now + core::time::Duration::from_millis(u64::from(a) * 1000 + u64::from(b) * 4);
+                client.ep.handle_timeout(now);
+                server.ep.handle_timeout(now);
+                client.drain();
+                server.drain();
+            }
+            // A spurious timer call, at an old time.
+            5 => {
+                client.ep.handle_timeout(Instant::ZERO);
+                client.drain();
+            }
+            6 => client.command(now, Role::Client, a, b),
+            7 => server.command(now, Role::Server, a, b),
+            8 => {
+                if a & 1 == 0 {
+                    client.ep.handle_eof(now);
+                    client.drain();
+                } else {
+                    server.ep.handle_eof(now);
+                    server.drain();
+                }
+            }
+            _ => {
+                if a & 1 == 0 {
+                    client.ep.close(now);
+                    client.drain();
+                } else {
+                    server.ep.close(now);
+                    server.drain();
+                }
+            }
+        }
+    }
+    // The end: both inputs close; every side closes once what it owes is answered.
+    client.ep.handle_eof(now);
+    server.ep.handle_eof(now);
+    client.drain();
+    server.drain();
+    for side in [&mut client, &mut server] {
+        for id in std::mem::take(&mut side.held) {
+            let _ = side.ep.respond(id.as_ref(), &raw(b"{}"));
+            side.drain();
+        }
+        assert!(side.closed_events <= 1);
+    }
+});

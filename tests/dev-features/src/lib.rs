@@ -1,0 +1,1 @@
+//! Empty: this crate exists for its dependency's features (see its Cargo.toml).

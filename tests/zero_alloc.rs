@@ -1,0 +1,391 @@
+//! A full session performs no heap allocation: handshake, 10,000 requests both ways with
+//! results, errors, progress and cancellations, then close, counted by a global
+//! allocator. The driver below uses fixed arrays only (the `Pair` harness allocates).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use mcp_sansio::mcp::Role;
+use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output, RequestOptions, Responded, SendError};
+use mcp_sansio::time::Instant;
+use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson, RequestId};
+
+// ---- the counting allocator -------------------------------------------------------------
+
+thread_local! {
+    /// Counting is on for this thread only (the test harness's own threads allocate).
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    static DEALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+fn count(which: &'static std::thread::LocalKey<Cell<u64>>) {
+    // `try_with`: never touch a thread-local that is being torn down.
+    let _ = MEASURING.try_with(|m| {
+        if m.get() {
+            let _ = which.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(&ALLOCS);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(&DEALLOCS);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(&ALLOCS);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(&ALLOCS);
+        count(&DEALLOCS);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn measure<T>(f: impl FnOnce() -> T) -> (T, u64, u64) {
+    ALLOCS.with(|c| c.set(0));
+    DEALLOCS.with(|c| c.set(0));
+    MEASURING.with(|m| m.set(true));
+    let out = f();
+    MEASURING.with(|m| m.set(false));
+    (out, ALLOCS.with(Cell::get), DEALLOCS.with(Cell::get))
+}
+
+// ---- a lean driver: fixed arrays only ----------------------------------------------------
+
+const SLOTS: usize = 8;
+type Ep<'a> = Endpoint<'a, SLOTS, SLOTS>;
+
+/// Bytes written by one side and not yet read by the other.
+struct Pipe<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+    /// The writer is done: deliver EOF once empty.
+    eof: bool,
+    eof_delivered: bool,
+}
+
+impl<const N: usize> Pipe<N> {
+    fn new() -> Self {
+        Pipe { buf: [0; N], len: 0, eof: false, eof_delivered: false }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        assert!(self.len + bytes.len() <= N, "pipe overflow");
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    fn take(&mut self, n: usize) {
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
+    }
+}
+
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+struct Stats {
+    sent: u32,
+    requests: u32,
+    responses: u32,
+    errors: u32,
+    progress_sent: u32,
+    progress_seen: u32,
+    cancels_sent: u32,
+    cancels_seen: u32,
+    suppressed: u32,
+    timeouts: u32,
+    failed: u32,
+    closed: u32,
+    notifications: u32,
+    /// Answers that crossed our cancellation.
+    late: u32,
+    /// Progress that arrived after our request timed out.
+    stale_progress: u32,
+    other: u32,
+}
+
+struct Node<'a> {
+    ep: Ep<'a>,
+    out: Pipe<65_536>,
+    /// Our requests in flight.
+    own: [Option<RequestId>; SLOTS],
+    /// The peer's requests kept for later: id, asked for progress, progress sent so far.
+    held: [Option<(RequestId, bool, u32)>; SLOTS],
+    stats: Stats,
+    tick: u32,
+}
+
+const RESULT: &[u8] = br#"{"content":[{"type":"text","text":"done"}],"isError":false}"#;
+
+impl<'a> Node<'a> {
+    fn new(ep: Ep<'a>) -> Self {
+        Node {
+            ep,
+            out: Pipe::new(),
+            own: Default::default(),
+            held: Default::default(),
+            stats: Stats::default(),
+            tick: 0,
+        }
+    }
+
+    fn forget(&mut self, id: &RequestId) {
+        for slot in &mut self.own {
+            if slot.as_ref() == Some(id) {
+                *slot = None;
+                return;
+            }
+        }
+        panic!("an answer to a request that is not ours");
+    }
+
+    /// Drains outputs; the application answers a third of the requests at once, a
+    /// third with an error, and holds the rest for progress and a later answer.
+    fn pump(&mut self) {
+        loop {
+            match self.ep.poll_output() {
+                Output::Transmit(bytes) => self.out.push(bytes),
+                Output::Idle { .. } => return,
+                Output::Event(event) => {
+                    self.tick = self.tick.wrapping_add(1);
+                    match event {
+                        Event::Request(mut r) => {
+                            self.stats.requests += 1;
+                            let hold = self.tick.is_multiple_of(3) && r.wants_progress();
+                            let free = self.held.iter().position(Option::is_none);
+                            match (hold, free) {
+                                (true, Some(i)) => self.held[i] = Some((r.id_owned(), r.wants_progress(), 0)),
+                                _ if self.tick % 5 == 1 => {
+                                    r.respond_error(ErrorCode::INVALID_PARAMS, "Unknown tool").unwrap();
+                                }
+                                _ => {
+                                    r.respond(&RawJson::parse(RESULT).unwrap()).unwrap();
+                                }
+                            }
+                        }
+                        Event::Response { id, .. } => {
+                            self.stats.responses += 1;
+                            self.forget(&id);
+                        }
+                        Event::Error { id, .. } => {
+                            self.stats.errors += 1;
+                            self.forget(&id);
+                        }
+                        Event::TimedOut { id, .. } => {
+                            self.stats.timeouts += 1;
+                            self.forget(&id);
+                        }
+                        Event::Failed { id, .. } => {
+                            self.stats.failed += 1;
+                            self.forget(&id);
+                        }
+                        Event::Progress { .. } => self.stats.progress_seen += 1,
+                        Event::Cancelled { .. } => self.stats.cancels_seen += 1,
+                        Event::Closed { .. } => self.stats.closed += 1,
+                        Event::Notification(_) => self.stats.notifications += 1,
+                        Event::Misbehavior(Misbehavior::LateResponse { .. }) => self.stats.late += 1,
+                        Event::Misbehavior(Misbehavior::UnknownProgressToken { .. }) => self.stats.stale_progress += 1,
+                        Event::Negotiated { .. } | Event::Ready { .. } => {}
+                        _ => self.stats.other += 1,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Works on held requests: progress, then (every other visit) the answer.
+    fn work(&mut self) {
+        for i in 0..SLOTS {
+            let Some((id, wants, step)) = self.held[i].take() else { continue };
+            if wants && step < 3 {
+                match self.ep.send_progress(id.as_ref(), f64::from(step + 1), Some(3.0), Some("working")) {
+                    Ok(()) => self.stats.progress_sent += 1,
+                    // The peer cancelled it (or it is not there any more).
+                    Err(SendError::UnknownRequest) => {}
+                    Err(e) => panic!("{e:?}"),
+                }
+                self.held[i] = Some((id, wants, step + 1));
+                continue;
+            }
+            match self.ep.respond(id.as_ref(), &RawJson::parse(RESULT).unwrap()) {
+                Ok(Responded::Sent) => {}
+                Ok(Responded::Suppressed) => self.stats.suppressed += 1,
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        self.pump();
+    }
+
+    fn send(&mut self, now: Instant, method: &str, params: Option<&RawJson<'_>>, progress: bool) -> bool {
+        // Requests that ask for progress get a short idle timeout: some of them expire.
+        let options = if progress {
+            RequestOptions::with_progress().timeout(core::time::Duration::from_millis(300))
+        } else {
+            RequestOptions::default()
+        };
+        match self.ep.send_request(now, method, params, options) {
+            Ok(id) => {
+                let free = self.own.iter().position(Option::is_none).expect("a free slot");
+                self.own[free] = Some(id);
+                self.stats.sent += 1;
+                true
+            }
+            Err(SendError::TooManyInFlight { .. } | SendError::TxFull { .. }) => false,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    fn cancel_one(&mut self, now: Instant, pick: usize) {
+        let Some(i) = (0..SLOTS).map(|k| (k + pick) % SLOTS).find(|&k| self.own[k].is_some()) else { return };
+        let id = self.own[i].take().unwrap();
+        self.ep.cancel(now, &id, Some("no longer needed")).unwrap();
+        self.stats.cancels_sent += 1;
+        self.pump();
+    }
+}
+
+/// Moves bytes one way in chunks of `chunk`, draining the receiver as it goes.
+fn deliver(from: &mut Node<'_>, to: &mut Node<'_>, now: Instant, chunk: usize) {
+    while from.out.len > 0 {
+        let n = chunk.min(from.out.len);
+        let taken = to.ep.handle_input(now, &from.out.buf[..n]);
+        from.out.take(taken);
+        to.pump();
+    }
+    if from.out.eof && !from.out.eof_delivered {
+        from.out.eof_delivered = true;
+        to.ep.handle_eof(now);
+        to.pump();
+    }
+}
+
+fn settle(client: &mut Node<'_>, server: &mut Node<'_>, now: Instant, chunk: usize) {
+    for _ in 0..1000 {
+        client.pump();
+        server.pump();
+        if client.out.len == 0 && server.out.len == 0 {
+            return;
+        }
+        deliver(client, server, now, chunk);
+        deliver(server, client, now, chunk);
+    }
+    panic!("did not settle");
+}
+
+const TOTAL: u32 = 10_000;
+
+fn session(bufs: &mut [[u8; 16 * 1024]; 4]) -> (Stats, Stats) {
+    let [crx, ctx, srx, stx] = bufs;
+    let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
+        .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true},"sampling":{}}"#).unwrap());
+    let server_config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+        .capabilities(RawJson::parse(br#"{"tools":{"listChanged":true},"logging":{}}"#).unwrap());
+    let mut now = Instant::ZERO;
+    let mut client = Node::new(Ep::new(client_config, crx, ctx, now).unwrap());
+    let mut server = Node::new(Ep::new(server_config, srx, stx, now).unwrap());
+    settle(&mut client, &mut server, now, 4096);
+    let call = RawJson::parse(br#"{"name":"echo","arguments":{"text":"hello"}}"#).unwrap();
+    let sample =
+        RawJson::parse(br#"{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":8}"#)
+            .unwrap();
+    let mut sent = 0;
+    let mut i = 0usize;
+    while sent < TOTAL {
+        i += 1;
+        // Four requests of the client's to one of the server's; every third asks for progress.
+        let progress = i.is_multiple_of(3);
+        let ok = if i.is_multiple_of(5) {
+            server.send(now, "sampling/createMessage", Some(&sample), progress)
+        } else if i.is_multiple_of(11) {
+            client.send(now, "ping", NO_PARAMS, false)
+        } else {
+            client.send(now, "tools/call", Some(&call), progress)
+        };
+        if ok {
+            sent += 1;
+            client.pump();
+            server.pump();
+        }
+        if i.is_multiple_of(13) {
+            client.cancel_one(now, i);
+        }
+        if i.is_multiple_of(29) {
+            server.cancel_one(now, i);
+        }
+        if i.is_multiple_of(17) {
+            server.ep.send_notification(now, "notifications/tools/list_changed", NO_PARAMS).unwrap();
+        }
+        let chunk = 1 + (i * 97) % 3000;
+        settle(&mut client, &mut server, now, chunk);
+        client.work();
+        server.work();
+        if i.is_multiple_of(7) || i.is_multiple_of(50) {
+            // Now and then a longer pause: held requests time out.
+            now = now + core::time::Duration::from_millis(if i.is_multiple_of(50) { 400 } else { 250 });
+            client.ep.handle_timeout(now);
+            server.ep.handle_timeout(now);
+        }
+        settle(&mut client, &mut server, now, chunk);
+    }
+    // Finish what is held, then close: the client closes and stops writing.
+    for _ in 0..8 {
+        client.work();
+        server.work();
+        settle(&mut client, &mut server, now, 512);
+    }
+    // Two requests still in flight when the client closes: they fail.
+    assert!(client.send(now, "tools/call", Some(&call), false));
+    assert!(client.send(now, "tools/call", Some(&call), true));
+    client.ep.close(now);
+    client.pump();
+    client.out.eof = true;
+    settle(&mut client, &mut server, now, 512);
+    server.out.eof = true;
+    for _ in 0..4 {
+        server.work();
+        settle(&mut client, &mut server, now, 512);
+        deliver(&mut client, &mut server, now, 512);
+        deliver(&mut server, &mut client, now, 512);
+    }
+    (client.stats, server.stats)
+}
+
+#[test]
+fn a_full_session_allocates_nothing() {
+    let mut bufs = [[0u8; 16 * 1024]; 4];
+    // Warm up whatever the standard library sets up lazily (thread-locals, stdout).
+    let _ = measure(|| 0);
+    let ((client, server), allocs, deallocs) = measure(|| session(&mut bufs));
+    println!("client: {client:?}");
+    println!("server: {server:?}");
+    println!("allocations: {allocs}, deallocations: {deallocs}");
+    assert_eq!((allocs, deallocs), (0, 0));
+    // The session did what it should.
+    assert_eq!(client.sent + server.sent, TOTAL + 2);
+    assert_eq!(client.failed, 2);
+    assert!(client.timeouts > 0);
+    assert_eq!((client.closed, server.closed), (1, 1));
+    assert_eq!((client.other, server.other), (0, 0), "no misbehavior, nothing dropped");
+    for s in [client, server] {
+        assert_eq!(s.responses + s.errors + s.timeouts + s.failed + s.cancels_sent, s.sent);
+        assert!(s.responses > 0 && s.errors > 0 && s.progress_seen > 0 && s.cancels_sent > 0, "{s:?}");
+    }
+    assert!(server.progress_sent > 0 && client.progress_sent > 0);
+    assert!(server.cancels_seen > 0 && client.cancels_seen > 0);
+    assert!(server.suppressed > 0 && client.suppressed > 0);
+    assert!(client.notifications > 0);
+    // A control: the counter does see allocations.
+    let (_, allocs, _) = measure(|| std::hint::black_box(vec![1u8; 16]));
+    assert_eq!(allocs, 1);
+}
