@@ -90,6 +90,9 @@ pub struct Plan {
     pub timeout: Option<(ToolCall, Duration)>,
     /// Write a malformed line and show the server's error.
     pub malformed: bool,
+    /// Send a request with this method, which the server should not know, and expect
+    /// -32601 (Method not found).
+    pub unknown_method: Option<String>,
     /// Roots to offer (declares the `roots` capability when not empty).
     pub roots: Vec<String>,
     /// How elicitation requests are answered.
@@ -122,6 +125,7 @@ impl Default for Plan {
             cancel_after: Duration::from_millis(300),
             timeout: None,
             malformed: false,
+            unknown_method: None,
             roots: Vec::new(),
             elicit: ElicitPolicy::Accept,
             request_timeout: Duration::from_secs(30),
@@ -314,6 +318,7 @@ enum Step {
     Cancel(ToolCall),
     Timeout(ToolCall, Duration),
     Malformed,
+    Unknown(String),
 }
 
 /// What the script waits for.
@@ -409,6 +414,7 @@ impl ClientApp {
         if plan.ping {
             steps.push_back(Step::Ping);
         }
+        steps.extend(plan.unknown_method.clone().map(Step::Unknown));
         if plan.lists {
             steps.extend([List::Tools, List::Resources, List::Templates, List::Prompts].map(Step::Walk));
         }
@@ -522,6 +528,15 @@ impl ClientApp {
                 );
                 self.call(call, ep, now, RequestOptions::default().timeout(*after))
             }
+            Step::Unknown(method) => {
+                note(
+                    &self.plan,
+                    &format!("An unknown method: {method}"),
+                    "A request for a method the server does not have is answered with the JSON-RPC\n\
+                     error -32601 (Method not found); the session goes on.",
+                );
+                ep.send_request(now, method, NO_PARAMS, options)
+            }
             Step::Malformed => {
                 note(
                     &self.plan,
@@ -592,6 +607,16 @@ impl ClientApp {
             (Ok(_), Step::Call(call)) if call.expect_error => {
                 return self.fail(format!("{} was expected to fail", call.name));
             }
+            (Err(error), Step::Unknown(method)) if error.starts_with("-32601 ") => {
+                return event(format_args!("{method} was refused with {error}, as expected"));
+            }
+            (Err(error), Step::Unknown(method)) => {
+                return self.fail(format!("{method} was refused with {error}, not -32601"));
+            }
+            (Ok(r), Step::Unknown(method)) => {
+                return self
+                    .fail(format!("{method} was answered with a result: {}", String::from_utf8_lossy(r.as_bytes())));
+            }
             (Ok(r), _) => r,
             (Err(error), _) => {
                 return self.fail(format!("{step:?} was answered with an error: {error}"));
@@ -631,7 +656,7 @@ impl ClientApp {
             Step::Timeout(call, _) => {
                 self.fail(format!("{} answered before its timeout: {}", call.name, describe_result(result)))
             }
-            Step::Malformed => {}
+            Step::Malformed | Step::Unknown(_) => {}
         }
     }
 

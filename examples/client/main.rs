@@ -33,11 +33,13 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
   --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
   --cancel-tool NAME[=JSON]    the call cancelled after --cancel-after-ms ('none' to skip)
   --cancel-after-ms MS      (default 300)
+  --quiet-ms MS             watch for stray messages after a cancellation or a timeout (default 300)
   --timeout-tool NAME[=JSON]   a call expected to time out after --timeout-after-ms
   --timeout-after-ms MS    (default 200)
   --request-timeout-ms MS   idle timeout of every request (default 30000)
   --no-lists                skip walking the lists
   --malformed               send a malformed line and show the server's error
+  --unknown-method NAME     send a request NAME the server lacks; expect -32601
   --root URI                declare roots and offer this one (repeatable)
   --elicit accept|decline|cancel   how to answer elicitation (default accept)
   --wire                    print every line sent and received
@@ -76,11 +78,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--progress-tool" => plan.progress = optional_call(value(&arg)?)?,
             "--cancel-tool" => plan.cancel = optional_call(value(&arg)?)?,
             "--cancel-after-ms" => plan.cancel_after = ms(value(&arg)?)?,
+            "--quiet-ms" => plan.quiet = ms(value(&arg)?)?,
             "--timeout-tool" => timeout_call = optional_call(value(&arg)?)?,
             "--timeout-after-ms" => timeout_ms = ms(value(&arg)?)?.as_millis() as u64,
             "--request-timeout-ms" => plan.request_timeout = ms(value(&arg)?)?,
             "--no-lists" => plan.lists = false,
             "--malformed" => plan.malformed = true,
+            "--unknown-method" => plan.unknown_method = Some(value(&arg)?),
             "--root" => plan.roots.push(value(&arg)?),
             "--elicit" => {
                 plan.elicit = match value(&arg)?.as_str() {
