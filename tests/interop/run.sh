@@ -130,17 +130,24 @@ official_clients() { # scenario prefix, profile, server command...
     wire "py-client/$prefix" "$profile" "$logs/$prefix-py" "${WIRE_ALL[@]}"
 }
 
-# examples/client against a server, through the shim; its transcript is kept in the logs.
+# examples/client against a server, through the shim, once per handshake version it can
+# offer (--protocol-version), with the options servers.json gives for that server; its
+# transcripts are kept beside the logs.
 our_client() { # scenario, profile, server command...
-    local sc=$1 profile=$2 dir
+    local sc=$1 profile=$2 dir v rc
     shift 2
     dir=$logs/${sc//\//-}
     mkdir -p "$dir"
     echo "interop: $sc"
-    local rc=0
-    timeout 120 "$bin/client" -- "$py" "$here/shim.py" "$dir/ours.jsonl" -- "$@" > "$dir/transcript.txt" 2>&1 || rc=$?
-    printf '{"scenario":"%s","label":"ours","check":"sdk:client exit","ok":%s,"detail":"examples/client exited with %s (transcript: %s)"}\n' \
-        "$sc" "$([ "$rc" -eq 0 ] && echo true || echo false)" "$rc" "$dir/transcript.txt" >> "$results"
+    local -a opts
+    for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05; do
+        mapfile -t opts < <("$py" "$here/client_options.py" "$profile" "$v")
+        rc=0
+        timeout 120 "$bin/client" --protocol-version "$v" "${opts[@]}" -- \
+            "$py" "$here/shim.py" "$dir/ours-$v.jsonl" -- "$@" > "$dir/transcript-$v.txt" 2>&1 || rc=$?
+        printf '{"scenario":"%s","label":"ours %s","check":"sdk:client","ok":%s,"detail":"examples/client exited with %s (%s)"}\n' \
+            "$sc" "$v" "$([ "$rc" -eq 0 ] && echo true || echo false)" "$rc" "$dir/transcript-$v.txt" >> "$results"
+    done
     wire "$sc" "$profile" "$dir" "${WIRE_ALL[@]}"
 }
 

@@ -206,11 +206,21 @@ def main():
             got = responses["s2c"].get(rk)
             cancel_at = min(n for n, d, _, m in notes if d == "c2s" and m["method"] == "notifications/cancelled"
                             and key(m.get("params", {}).get("requestId")) == rk)
-            later = [v for v in requests["c2s"].values() if v[0] > cancel_at and answer("c2s", v[1]["id"])]
-            ok &= req is not None and not got and bool(later)
+            # Liveness: requests sent after the cancellation are still answered.
+            later = [v for v in requests["c2s"].values() if v[0] > cancel_at]
+            unanswered = [v[1]["id"] for v in later if not answer("c2s", v[1]["id"]) and key(v[1]["id"]) not in cancelled_ids]
+            ok &= req is not None and not got and not unanswered
+            token = (((req or (0, {}))[1].get("params") or {}).get("_meta") or {}).get("progressToken")
+            late_progress = [v for i, v in by_token.get(key(token), []) if i > cancel_at] if token is not None else []
+            if late_progress:
+                details.append(f"id {rk}: the server kept reporting progress after the cancellation ({len(late_progress)} notifications)")
             details.append(f"id {rk}: " + ("never sent" if req is None else
                            (f"RESPONSE ARRIVED {got[0][1]}" if got else "no response")
-                           + ("" if later else ", nothing answered afterwards")))
+                           + (f", later requests unanswered: {unanswered}" if unanswered else
+                              f", {len(later)} later requests answered" if later else "")))
+        last = max([t for _, _, t, _, _ in msgs] + [e["t"] for e in events], default=0)
+        first_cancel = min((t for _, d, t, m in notes if d == "c2s" and m["method"] == "notifications/cancelled"), default=last)
+        details.append(f"watched {round((last - first_cancel) * 1000)} ms after the cancellation")
         row("cancel", ok, "; ".join(details))
 
     # unknown method
@@ -244,9 +254,19 @@ def main():
         row("server-req", None, "server sent no sampling/elicitation request")
     else:
         details, ok = [], True
+        negotiated = None
+        if inits:
+            negotiated = ((answer("c2s", inits[-1][1]["id"]) or {}).get("result") or {}).get("protocolVersion")
         for n, m in sorted(srv, key=lambda v: v[0]):
             a = answer("s2c", m["id"])
             r = (a or {}).get("result")
+            if m["method"] == "elicitation/create" and negotiated in ("2024-11-05", "2025-03-26"):
+                # Elicitation exists from 2025-06-18 on: the only right answer is -32601.
+                code = ((a or {}).get("error") or {}).get("code")
+                ok &= code == -32601
+                details.append(f"elicitation/create in a {negotiated} session (the server should not send it) -> "
+                               + ("refused with -32601" if code == -32601 else f"WRONG ANSWER {a}"))
+                continue
             if m["method"] == "sampling/createMessage":
                 good = isinstance(r, dict) and r.get("role") == "assistant" and "model" in r and "content" in r
             else:
