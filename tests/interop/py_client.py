@@ -8,18 +8,19 @@ logs with wire_check.py).
 Prints one JSON row per check: {"label", "check", "ok", "detail"}, asserting what the
 SDK hands back. ClientSession.initialize() always offers LATEST_HANDSHAKE_VERSION; the
 other versions are offered with the SDK's own send_request(InitializeRequest) and
-adopt(), which is what initialize() does with a fixed version. 2026-07-28 (no handshake)
-is probed with discover() and reported for information only.
+adopt(), which is what initialize() does with a fixed version. A last session uses the
+SDK's default high-level path, mcp.Client(mode="auto"): a server/discover probe
+(2026-07-28, no handshake), then the initialize handshake when the server is
+handshake-era.
 """
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import anyio
 import mcp_types as types
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
@@ -213,20 +214,25 @@ async def run_session(profile, log_dir, command, version):
             await check("unknown method", unknown)
 
 
-async def probe_discover(profile, log_dir, command):
-    label = "py 2026-07-28"
-    log = Path(log_dir) / "py-2026-07-28.jsonl"
+async def auto_mode(profile, log_dir, command):
+    """The SDK's default high-level path: mcp.Client(mode="auto") probes server/discover
+    (2026-07-28) and falls back to the initialize handshake on a handshake-era server."""
+    label = "py auto"
+    log = Path(log_dir) / "py-auto.jsonl"
     params = StdioServerParameters(command=sys.executable, args=[str(HERE / "shim.py"), str(log), "--", *command])
     try:
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                with anyio.fail_after(10):
-                    r = await session.discover()
-                row(label, "info:discover", None, f"server/discover -> {r.supported_versions}")
+        with anyio.fail_after(20):
+            async with Client(params, mode="auto") as client:
+                version = client.session.protocol_version
+                r = await client.call_tool(profile["progress"]["name"], profile["progress"]["arguments"])
+        want = profile["versions"][-1]
+        ok = version == want and not r.is_error
+        row(label, "sdk:auto-negotiation", ok, f"server/discover, then initialize: negotiated {version}"
+            + ("" if version == want else f" (want {want})") + f"; {profile['progress']['name']} -> is_error={r.is_error}")
     except Exception as e:  # noqa: BLE001
         while isinstance(e, BaseExceptionGroup) and e.exceptions:
             e = e.exceptions[0]
-        row(label, "info:discover", None, f"server/discover failed: {type(e).__name__}: {e}"[:200])
+        row(label, "sdk:auto-negotiation", False, f"{type(e).__name__}: {e}"[:300])
 
 
 async def main():
@@ -237,8 +243,7 @@ async def main():
     profile = json.loads((HERE / "servers.json").read_text())[profile_name]
     for version in reversed(HANDSHAKE_PROTOCOL_VERSIONS):
         await run_session(profile, log_dir, command, version)
-    if os.environ.get("INTEROP_DISCOVER", "1") == "1":
-        await probe_discover(profile, log_dir, command)
+    await auto_mode(profile, log_dir, command)
 
 
 if __name__ == "__main__":

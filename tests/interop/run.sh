@@ -124,9 +124,10 @@ official_clients() { # scenario prefix, profile, server command...
     wire "ts-client/$prefix" "$profile" "$logs/$prefix-ts" "${WIRE_ALL[@]}"
     echo "interop: py-client/$prefix"
     collect "py-client/$prefix" "$py" "$here/py_client.py" "$profile" "$logs/$prefix-py" -- "$@"
-    # The 2026-07-28 probe is information only: no handshake, no checks beyond the basics.
-    mkdir -p "$logs/$prefix-py-probe"
-    mv "$logs/$prefix-py"/py-2026-*.jsonl "$logs/$prefix-py-probe/" 2>/dev/null || true
+    # The auto-negotiation session makes one call: only some wire checks apply.
+    mkdir -p "$logs/$prefix-py-auto"
+    mv "$logs/$prefix-py"/py-auto.jsonl "$logs/$prefix-py-auto/" 2>/dev/null || true
+    wire "py-client/$prefix" "$profile" "$logs/$prefix-py-auto" handshake answered exit
     wire "py-client/$prefix" "$profile" "$logs/$prefix-py" "${WIRE_ALL[@]}"
 }
 

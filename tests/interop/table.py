@@ -42,7 +42,8 @@ def main():
                     cells.append("-")
                 else:
                     n = sum(1 for r in got if r["ok"])
-                    cells.append(f"{n}/{len(got)} ok" if name == "sdk" else "ok")
+                    ran = sum(1 for r in got if r["ok"] is not None)
+                    cells.append(f"{n}/{ran} ok" if name == "sdk" else "ok")
             print(f"  {label:<24}" + "".join(f"{c:>11}" for c in cells))
             infos = [r for r in srows if r["label"] == label
                      and (r["check"].startswith("info:") or (r["check"] == "sdk:build" and r["ok"] is None))]

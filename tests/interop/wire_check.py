@@ -4,6 +4,8 @@ profile (servers.json) promises.
 
     wire_check.py LOG PROFILE_NAME LABEL [--expect CHECK ...]
 
+With --expect, only those checks are reported, and each must have been exercised.
+
 Prints one JSON object per check on stdout:
     {"label": LABEL, "check": NAME, "ok": true|false|null, "detail": "..."}
 (ok null: not applicable in this log). Stdlib only. The checks:
@@ -291,7 +293,8 @@ def main():
             row("exit", ok, detail + (f" (bound {bound} ms)" if bound else ""))
 
     for r in rows:
-        print(json.dumps(r))
+        if not expect or r["check"] in expect:
+            print(json.dumps(r))
     return 0
 
 
