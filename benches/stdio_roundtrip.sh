@@ -5,6 +5,8 @@
 #   min     examples/stdio_min: the stdio adapter and the session with one canned tool
 #           result (what the adapter costs without the example's application)
 #   floor   examples/stdio_floor: a bare std loop over serde_json with canned replies
+#   rmcp    a minimal server on the official Rust SDK (rmcp 3.11.0, one echo tool, tokio,
+#           serve(stdio()); benches/rmcp-server, built into target/rmcp-server)
 #   ts      a minimal server on the official TypeScript SDK (McpServer, one echo tool;
 #           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
 #   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server)
@@ -20,7 +22,7 @@ if [ "${1:-}" = --seconds ]; then
     shift 2
 fi
 names=("$@")
-[ "${#names[@]}" -gt 0 ] || names=(ours min floor ts py)
+[ "${#names[@]}" -gt 0 ] || names=(ours min floor rmcp ts py)
 cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
 tests/interop/run.sh --install-only
 cp tests/interop/ts_echo_server.mjs "$cache/node/"
@@ -36,6 +38,9 @@ for n in "${names[@]}"; do
         floor)
             cargo build --quiet --release --example stdio_floor
             servers+=("floor=$PWD/target/release/examples/stdio_floor") ;;
+        rmcp)
+            (cd benches/rmcp-server && cargo build --quiet --release --locked --target-dir ../../target/rmcp-server)
+            servers+=("rmcp=$PWD/target/rmcp-server/release/rmcp-echo-server") ;;
         ts) servers+=("ts=node $cache/node/ts_echo_server.mjs") ;;
         py) servers+=("py=$cache/venv/bin/python $PWD/tests/interop/py_server.py") ;;
         *) echo "stdio_roundtrip: unknown server $n" >&2; exit 2 ;;
