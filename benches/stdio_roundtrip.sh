@@ -6,7 +6,8 @@
 #           result (what the adapter costs without the example's application)
 #   floor   examples/stdio_floor: a bare std loop over serde_json with canned replies
 #   rmcp    a minimal server on the official Rust SDK (rmcp 3.11.0, one echo tool, tokio,
-#           serve(stdio()); benches/rmcp-server, built into target/rmcp-server)
+#           serve(stdio_pipes()), its faster stdio transport; benches/rmcp-server, built
+#           into target/rmcp-server; add `--stdio` to its command for serve(stdio()))
 #   ts      a minimal server on the official TypeScript SDK (McpServer, one echo tool;
 #           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
 #   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server)

@@ -1,9 +1,13 @@
 //! A minimal stdio server on the official Rust SDK (rmcp), one echo tool, written the way
-//! its documentation shows (`#[tool_router]`, `#[tokio::main]`, `serve(stdio())`).
+//! its documentation shows (`#[tool_router]`, `#[tokio::main]`).
+//!
+//!     rmcp-echo-server            serve(stdio_pipes()): non-blocking pipes on Linux, which
+//!                                 rmcp recommends when both streams are pipes
+//!     rmcp-echo-server --stdio    serve(stdio()): tokio's blocking stdin/stdout handles
 
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{ServerCapabilities, ServerConfig};
-use rmcp::transport::stdio;
+use rmcp::transport::{stdio, stdio_pipes};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
 #[derive(Debug, Clone)]
@@ -39,7 +43,11 @@ impl ServerHandler for Echo {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let service = Echo::new().serve(stdio()).await?;
+    let service = if std::env::args().any(|a| a == "--stdio") {
+        Echo::new().serve(stdio()).await?
+    } else {
+        Echo::new().serve(stdio_pipes()).await?
+    };
     service.waiting().await?;
     Ok(())
 }
