@@ -133,7 +133,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
         let closed = self.check_open().is_err() && !self.core.closing.eof;
         let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
-        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed })
+        let progress_message = self.core.version.is_none_or(|v| v != crate::mcp::ProtocolVersion::V2024_11_05);
+        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed, progress_message })
     }
 
     /// Answers the peer's request `id` with `result` (which must serialize to a JSON

@@ -348,6 +348,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                         list.elements()
                             .filter_map(|v| v.as_str().and_then(ProtocolVersion::from_json))
                             .filter(|v| supported.contains(*v))
+                            // Offering the refused version again would only be refused again.
+                            .filter(|v| self.init.is_none_or(|i| i.offered != *v))
                             .max()
                     });
                 if let (Some(version), Some(init)) = (retry, self.init)

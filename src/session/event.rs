@@ -100,7 +100,10 @@ pub enum Event<'e> {
         reason: CloseReason,
     },
     /// The peer cancelled one of its requests. Stop working on it; the endpoint will not
-    /// send a response for it, even if one is written.
+    /// send a response for it, even if one is written. Its slot stays taken (so the id
+    /// cannot be reused while a handler might still answer) until the application
+    /// answers it anyway: `respond` then sends nothing and returns
+    /// [`Responded::Suppressed`](super::Responded::Suppressed).
     Cancelled {
         /// The cancelled request's id.
         id: RequestIdRef<'e>,

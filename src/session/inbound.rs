@@ -53,6 +53,8 @@ pub(crate) struct Responder<'e> {
     pub slot: &'e mut Option<InEntry>,
     /// Whether the session is closed (then nothing more is sent).
     pub closed: bool,
+    /// Whether progress notifications may carry a `message` (2025-03-26 on).
+    pub progress_message: bool,
 }
 
 impl<'e> Responder<'e> {
@@ -101,6 +103,7 @@ impl<'e> Responder<'e> {
         total: Option<N>,
         message: Option<&str>,
     ) -> Result<(), SendError> {
+        let progress_message = self.progress_message;
         let (entry, tx) = self.parts()?;
         if entry.cancelled {
             return Err(SendError::UnknownRequest);
@@ -126,6 +129,8 @@ impl<'e> Responder<'e> {
             #[serde(skip_serializing_if = "Option::is_none")]
             message: Option<&'p str>,
         }
+        // 2024-11-05's schema has no `message`: the text is dropped rather than sent.
+        let message = message.filter(|_| progress_message);
         let params =
             Params { token: token.as_ref(), progress: value.get(), total: total.as_ref().map(NumberBuf::get), message };
         tx.notification("notifications/progress", Some(&params))?;

@@ -124,6 +124,7 @@ impl Plan {
         tx: FrameView<'e>,
         inbound: &'e mut [Option<InEntry>],
         closed: bool,
+        progress_message: bool,
     ) -> Event<'e> {
         let mis = Event::Misbehavior;
         match self {
@@ -139,7 +140,7 @@ impl Plan {
                     id: id_at(base, id),
                     method: Method::parse(method.get(base)),
                     params: params.map(|p| raw_at(base, p)),
-                    responder: Responder { tx, slot, closed },
+                    responder: Responder { tx, slot, closed, progress_message },
                 })
             }
             Plan::Notification { method, params } => Event::Notification(IncomingNotification {
