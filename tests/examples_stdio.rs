@@ -23,9 +23,6 @@ fn examples() -> &'static [(String, PathBuf)] {
     static EXES: OnceLock<Vec<(String, PathBuf)>> = OnceLock::new();
     EXES.get_or_init(|| {
         let mut features = vec!["stdio"];
-        if cfg!(feature = "http") {
-            features.push("http");
-        }
         if cfg!(feature = "defmt") {
             features.push("defmt");
         }

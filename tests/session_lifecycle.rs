@@ -427,16 +427,33 @@ fn client_retry_picks_the_newest_listed_version_and_then_succeeds() {
 fn client_retries_a_bounded_number_of_times() {
     let mut client = Side::lone(client_config());
     client.new_lines();
-    let refuse = |id: u64| {
+    let refuse = |id: u64, version: &str| {
         format!(
-            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32602,\"message\":\"no\",\"data\":{{\"supported\":[\"2024-11-05\"]}}}}}}\n"
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32602,\"message\":\"no\",\"data\":{{\"supported\":[\"{version}\"]}}}}}}\n"
         )
     };
-    client.feed(Instant::ZERO, refuse(1).as_bytes());
-    client.feed(Instant::ZERO, refuse(2).as_bytes());
-    assert_eq!(client.new_lines(), vec![client_initialize(2, "2024-11-05"), client_initialize(3, "2024-11-05")]);
+    client.feed(Instant::ZERO, refuse(1, "2025-06-18").as_bytes());
+    client.feed(Instant::ZERO, refuse(2, "2024-11-05").as_bytes());
+    assert_eq!(client.new_lines(), vec![client_initialize(2, "2025-06-18"), client_initialize(3, "2024-11-05")]);
     assert!(client.take().is_empty());
-    client.feed(Instant::ZERO, refuse(3).as_bytes());
+    // Two retries are all there is.
+    client.feed(Instant::ZERO, refuse(3, "2025-03-26").as_bytes());
+    assert!(client.new_lines().is_empty());
+    assert_eq!(
+        client.take().last(),
+        Some(&Ev::Closed { reason: "InitializeRejected { code: -32602 (Invalid params) }".into() })
+    );
+}
+
+#[test]
+fn client_does_not_offer_a_refused_version_again() {
+    let mut client = Side::lone(client_config());
+    client.new_lines();
+    // The server says it supports only the version it just refused: nothing to retry.
+    client.feed(
+        Instant::ZERO,
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"no\",\"data\":{\"supported\":[\"2025-11-25\"]}}}\n",
+    );
     assert!(client.new_lines().is_empty());
     assert_eq!(
         client.take().last(),

@@ -127,7 +127,7 @@ fn the_sender_enforces_strictly_increasing_finite_values() {
     let r = id.as_ref();
     p.server.ep.send_progress(r, 3.0, None, None).unwrap();
     for bad in [3.0, 2.0, -1.0] {
-        assert_eq!(p.server.ep.send_progress(r, bad, None, None), Err(SendError::ProgressNotIncreasing { last: 3.0 }));
+        assert_eq!(p.server.ep.send_progress(r, bad, None, None), Err(SendError::ProgressNotIncreasing));
     }
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         assert_eq!(p.server.ep.send_progress(r, bad, None, None), Err(SendError::InvalidProgress));
@@ -252,4 +252,40 @@ fn progress_flows_client_to_server_with_the_peers_own_token() {
         p.client.new_lines(),
         vec![progress_line(r#""tok\u002d1""#, r#""progress":1.0"#), progress_line("-4", r#""progress":1.0"#)]
     );
+}
+
+#[test]
+fn integer_progress_and_no_message_before_2025_03_26() {
+    use mcp_sansio::mcp::{ProtocolVersion, VersionSet};
+    for (version, with_message) in [(ProtocolVersion::V2024_11_05, false), (ProtocolVersion::V2025_03_26, true)] {
+        let client = client_config().versions(VersionSet::only(version));
+        let mut p = Pair::with(client, server_config());
+        p.drive();
+        p.client.take();
+        p.server.take();
+        let params = RawJson::parse(br#"{"name":"x"}"#).unwrap();
+        let id = p.client.ep.send_request(p.now, "tools/call", Some(&params), RequestOptions::with_progress()).unwrap();
+        p.drive();
+        p.server.ep.send_progress(id.as_ref(), 3u32, Some(10u32), Some("three")).unwrap();
+        p.drive();
+        let line = p.server.sent_lines().pop().unwrap();
+        let message = if with_message { r#","message":"three""# } else { "" };
+        assert_eq!(
+            line,
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{id},"progress":3,"total":10{message}}}}}"#
+            ),
+            "{version}"
+        );
+        let events = p.client.take();
+        assert_eq!(
+            events,
+            vec![Ev::Progress {
+                id: id.to_string(),
+                progress: 3.0,
+                total: Some(10.0),
+                message: with_message.then(|| "three".to_string())
+            }]
+        );
+    }
 }

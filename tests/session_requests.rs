@@ -107,10 +107,7 @@ fn progress_must_increase_and_stops_with_the_response() {
     let id = call(&mut p, RequestOptions::with_progress());
     p.drive();
     p.server.ep.send_progress(id.as_ref(), 1.0, None, None).unwrap();
-    assert_eq!(
-        p.server.ep.send_progress(id.as_ref(), 1.0, None, None),
-        Err(SendError::ProgressNotIncreasing { last: 1.0 })
-    );
+    assert_eq!(p.server.ep.send_progress(id.as_ref(), 1.0, None, None), Err(SendError::ProgressNotIncreasing));
     p.server.ep.respond(id.as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
     assert_eq!(p.server.ep.send_progress(id.as_ref(), 2.0, None, None), Err(SendError::UnknownRequest));
     // A peer that sends non-increasing or unknown progress gets its messages dropped.

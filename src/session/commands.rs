@@ -13,7 +13,7 @@ use super::inbound::Responder;
 use super::outbound::OutEntry;
 use crate::mcp::Method;
 use crate::time::Instant;
-use crate::wire::{ErrorCode, RawJson, RequestId, RequestIdRef};
+use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
 
 impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     fn check_open(&self) -> Result<(), SendError> {
@@ -133,7 +133,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
         let closed = self.check_open().is_err() && !self.core.closing.eof;
         let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
-        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed })
+        let progress_message = self.core.version.is_none_or(|v| v != crate::mcp::ProtocolVersion::V2024_11_05);
+        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed, progress_message })
     }
 
     /// Answers the peer's request `id` with `result` (which must serialize to a JSON
@@ -165,11 +166,12 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
 
     /// Reports progress on the peer's request `id`, which must have asked for it.
     /// Values must strictly increase; after the response nothing more can be sent.
-    pub fn send_progress(
+    /// Integers and floats are both accepted; integers cost no floating-point code.
+    pub fn send_progress<N: ProgressValue>(
         &mut self,
         id: RequestIdRef<'_>,
-        progress: f64,
-        total: Option<f64>,
+        progress: N,
+        total: Option<N>,
         message: Option<&str>,
     ) -> Result<(), SendError> {
         self.responder(id)?.progress(progress, total, message)

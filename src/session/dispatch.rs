@@ -5,7 +5,6 @@
 //! stray cancellation, a duplicate `initialized`). Each path is named after the rule of the
 //! specification it implements.
 
-use core::fmt::Write as _;
 use core::ops::Range;
 
 use super::endpoint::{BatchCursor, Core, State};
@@ -15,8 +14,8 @@ use super::outbound::Lookup;
 use super::plan::{ErrorAt, Plan, Span, StrAt};
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, Role};
 use crate::wire::{
-    EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, Notification, ParseOptions,
-    RawJson, Request, RequestIdRef, Shape,
+    EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, Notification, Number,
+    NumberBuf, ParseOptions, RawJson, Request, RequestIdRef, Shape,
 };
 
 impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
@@ -69,9 +68,11 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                 Some(id) => ErrorId::Id(id),
                 None => self.unreadable_id(),
             };
+            // Pieces pushed one by one: `write!` would pull in core::fmt (kilobytes on an MCU).
             let mut message: heapless::String<96> = heapless::String::new();
-            let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error" } else { "Invalid Request" };
-            let _ = write!(message, "{prefix}: {}", e.rule.describe());
+            let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error: " } else { "Invalid Request: " };
+            let _ = message.push_str(prefix);
+            let _ = message.push_str(e.rule.describe());
             self.auto_error(id, e.code(), &message)
         };
         Plan::InvalidMessage { rule: e.rule, id: e.id.map(|i| Span::of(buf, i.as_token())), shape: e.shape, replied }
@@ -255,23 +256,32 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let invalid = Some(Plan::InvalidNotificationParams { method });
         let Some(params) = params else { return invalid };
         let Some(token) = params.get("progressToken") else { return invalid };
-        let Some(progress) = params.get("progress").and_then(|p| p.as_f64()) else { return invalid };
-        let total = params.get("total").and_then(|t| t.as_f64());
+        let Some(progress) = params.get("progress").and_then(Number::from_json) else { return invalid };
+        let total = match params.get("total") {
+            None => None,
+            Some(t) => match Number::from_json(t) {
+                Some(t) => Some(Span::of(buf, t.as_bytes())),
+                None => return invalid,
+            },
+        };
         let message = params.get("message").and_then(|m| m.as_str()).map(|m| StrAt::of(buf, m));
         let slot = match token.as_u64().map(|id| self.out.lookup(Some(id))) {
             Some(Lookup::Live(i)) if self.out.slots[i].is_some_and(|e| e.progress) => i,
             _ => return Some(Plan::UnknownProgressToken(Span::of(buf, token.as_bytes()))),
         };
+        // Kept as text and compared exactly: no float parsing, no rounding.
+        let Some(value) = NumberBuf::of(progress) else { return invalid };
         let now = self.now;
         let entry = self.out.slots[slot].as_mut()?;
-        if entry.last_progress.is_some_and(|last| progress <= last) || !progress.is_finite() {
-            return Some(Plan::NonIncreasingProgress { id: entry.id, progress });
+        let at = Span::of(buf, progress.as_bytes());
+        if entry.last_progress.is_some_and(|last| progress <= last.get()) {
+            return Some(Plan::NonIncreasingProgress { id: entry.id, progress: at });
         }
-        entry.last_progress = Some(progress);
+        entry.last_progress = Some(value);
         if entry.reset_on_progress {
             entry.idle_deadline = now + entry.idle;
         }
-        Some(Plan::Progress { id: entry.id, progress, total, message })
+        Some(Plan::Progress { id: entry.id, progress: at, total, message })
     }
 
     // ---- responses ----------------------------------------------------------------
@@ -338,6 +348,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                         list.elements()
                             .filter_map(|v| v.as_str().and_then(ProtocolVersion::from_json))
                             .filter(|v| supported.contains(*v))
+                            // Offering the refused version again would only be refused again.
+                            .filter(|v| self.init.is_none_or(|i| i.offered != *v))
                             .max()
                     });
                 if let (Some(version), Some(init)) = (retry, self.init)

@@ -46,6 +46,8 @@ pub(crate) struct InitRequest {
     pub deadline: Instant,
     /// Retries left after a -32602 that lists the server's versions.
     pub retries: u8,
+    /// The version this `initialize` offered.
+    pub offered: ProtocolVersion,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -301,8 +303,15 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         }
         if let Some(plan) = self.process_input() {
             let closed = self.core.state == State::Closed || self.core.closing.stop_input;
+            let progress_message = self.core.version.is_none_or(|v| v != ProtocolVersion::V2024_11_05);
             let base = self.rx.buffer();
-            return Output::Event(plan.resolve(base, self.core.tx.view(), &mut self.core.inb.slots, closed));
+            return Output::Event(plan.resolve(
+                base,
+                self.core.tx.view(),
+                &mut self.core.inb.slots,
+                closed,
+                progress_message,
+            ));
         }
         if !self.core.tx.is_empty() {
             return self.transmit();
@@ -454,7 +463,8 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         self.tx.request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
         self.out.allocate_id();
         let retries = self.init.map_or(2, |i| i.retries);
-        self.init = Some(InitRequest { id, deadline: self.now + self.config.initialize_timeout, retries });
+        self.init =
+            Some(InitRequest { id, deadline: self.now + self.config.initialize_timeout, retries, offered: version });
         Ok(())
     }
 

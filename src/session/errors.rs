@@ -7,7 +7,7 @@ use crate::wire::{EncodeError, SerializeError};
 
 /// Why a command (`send_*`, `respond*`, `cancel`) was refused. Nothing was sent and the
 /// endpoint's state is unchanged.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum SendError {
@@ -45,10 +45,7 @@ pub enum SendError {
     /// The request did not ask for progress notifications.
     NoProgressToken,
     /// Progress must strictly increase.
-    ProgressNotIncreasing {
-        /// The last value sent.
-        last: f64,
-    },
+    ProgressNotIncreasing,
     /// Progress values (and totals) must be finite numbers.
     InvalidProgress,
     /// The params or result could not be encoded.
@@ -70,7 +67,7 @@ impl fmt::Display for SendError {
             Self::UnknownRequest => f.write_str("no request with that id is in flight"),
             Self::NotCancellable => f.write_str("initialize cannot be cancelled"),
             Self::NoProgressToken => f.write_str("the request did not ask for progress"),
-            Self::ProgressNotIncreasing { last } => write!(f, "progress must increase (last sent: {last})"),
+            Self::ProgressNotIncreasing => f.write_str("progress must increase from the last value sent"),
             Self::InvalidProgress => f.write_str("progress and total must be finite numbers"),
             Self::Encode(e) => write!(f, "{e}"),
         }

@@ -6,7 +6,7 @@ use core::time::Duration;
 use super::inbound::Responder;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::time::Instant;
-use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, RawJson, RequestId, RequestIdRef};
+use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJson, RequestId, RequestIdRef};
 
 /// One step of the drain loop; see [`Endpoint::poll_output`](super::Endpoint::poll_output).
 #[derive(Debug)]
@@ -70,14 +70,15 @@ pub enum Event<'e> {
         /// The error.
         error: ErrorObject<'e>,
     },
-    /// Progress on a request of ours that asked for it. Values strictly increase.
+    /// Progress on a request of ours that asked for it. Values strictly increase (compared
+    /// exactly, as decimal numbers).
     Progress {
         /// Our request's id.
         id: RequestId,
-        /// The progress so far.
-        progress: f64,
+        /// The progress so far (`.as_f64()` for arithmetic).
+        progress: Number<'e>,
         /// The total, if known.
-        total: Option<f64>,
+        total: Option<Number<'e>>,
         /// A human-readable message (2025-03-26 on).
         message: Option<JsonStr<'e>>,
     },
@@ -99,7 +100,10 @@ pub enum Event<'e> {
         reason: CloseReason,
     },
     /// The peer cancelled one of its requests. Stop working on it; the endpoint will not
-    /// send a response for it, even if one is written.
+    /// send a response for it, even if one is written. Its slot stays taken (so the id
+    /// cannot be reused while a handler might still answer) until the application
+    /// answers it anyway: `respond` then sends nothing and returns
+    /// [`Responded::Suppressed`](super::Responded::Suppressed).
     Cancelled {
         /// The cancelled request's id.
         id: RequestIdRef<'e>,
@@ -197,7 +201,7 @@ pub enum Misbehavior<'e> {
         /// Our request's id.
         id: RequestId,
         /// The value received.
-        progress: f64,
+        progress: Number<'e>,
     },
     /// The params of a notification this endpoint handles itself (`cancelled`,
     /// `progress`) were malformed; ignored.

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::errors::{Responded, SendError};
 use crate::mcp::Method;
-use crate::wire::{ErrorCode, ErrorId, FrameView, RawJson, RequestId, RequestIdRef};
+use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef};
 
 #[derive(Clone, Debug)]
 pub(crate) struct InEntry {
@@ -17,7 +17,7 @@ pub(crate) struct InEntry {
     pub method: Option<Method<'static>>,
     pub cancelled: bool,
     pub token: Option<RequestId>,
-    pub last_progress: Option<f64>,
+    pub last_progress: Option<NumberBuf>,
 }
 
 pub(crate) struct Inbound<const M: usize> {
@@ -53,6 +53,8 @@ pub(crate) struct Responder<'e> {
     pub slot: &'e mut Option<InEntry>,
     /// Whether the session is closed (then nothing more is sent).
     pub closed: bool,
+    /// Whether progress notifications may carry a `message` (2025-03-26 on).
+    pub progress_message: bool,
 }
 
 impl<'e> Responder<'e> {
@@ -95,33 +97,44 @@ impl<'e> Responder<'e> {
     }
 
     /// Sends `notifications/progress` for this request.
-    pub fn progress(&mut self, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<(), SendError> {
+    pub fn progress<N: ProgressValue>(
+        &mut self,
+        progress: N,
+        total: Option<N>,
+        message: Option<&str>,
+    ) -> Result<(), SendError> {
+        let progress_message = self.progress_message;
         let (entry, tx) = self.parts()?;
         if entry.cancelled {
             return Err(SendError::UnknownRequest);
         }
         let Some(token) = entry.token.as_ref() else { return Err(SendError::NoProgressToken) };
-        if !progress.is_finite() || total.is_some_and(|t| !t.is_finite()) {
-            return Err(SendError::InvalidProgress);
-        }
+        let value = NumberBuf::format(progress).ok_or(SendError::InvalidProgress)?;
+        let total = match total {
+            Some(t) => Some(NumberBuf::format(t).ok_or(SendError::InvalidProgress)?),
+            None => None,
+        };
         if let Some(last) = entry.last_progress
-            && progress <= last
+            && value.get() <= last.get()
         {
-            return Err(SendError::ProgressNotIncreasing { last });
+            return Err(SendError::ProgressNotIncreasing);
         }
         #[derive(Serialize)]
         struct Params<'p> {
             #[serde(rename = "progressToken")]
             token: RequestIdRef<'p>,
-            progress: f64,
+            progress: crate::wire::Number<'p>,
             #[serde(skip_serializing_if = "Option::is_none")]
-            total: Option<f64>,
+            total: Option<crate::wire::Number<'p>>,
             #[serde(skip_serializing_if = "Option::is_none")]
             message: Option<&'p str>,
         }
-        let params = Params { token: token.as_ref(), progress, total, message };
+        // 2024-11-05's schema has no `message`: the text is dropped rather than sent.
+        let message = message.filter(|_| progress_message);
+        let params =
+            Params { token: token.as_ref(), progress: value.get(), total: total.as_ref().map(NumberBuf::get), message };
         tx.notification("notifications/progress", Some(&params))?;
-        entry.last_progress = Some(progress);
+        entry.last_progress = Some(value);
         Ok(())
     }
 }
@@ -154,7 +167,13 @@ impl<'e> crate::session::IncomingRequest<'e> {
     }
 
     /// Reports progress, if the request asked for it (values must strictly increase).
-    pub fn send_progress(&mut self, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<(), SendError> {
+    /// Integers and floats are both accepted; integers cost no floating-point code.
+    pub fn send_progress<N: ProgressValue>(
+        &mut self,
+        progress: N,
+        total: Option<N>,
+        message: Option<&str>,
+    ) -> Result<(), SendError> {
         self.responder.progress(progress, total, message)
     }
 

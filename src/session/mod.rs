@@ -14,6 +14,33 @@
 //! | `timers.rs` | request timeouts, the initialize timeout, keepalive |
 //! | `plan.rs` | turning a processed frame into a borrowed event |
 //! | `pagination.rs` | opaque cursors for servers, a page walker for clients |
+//!
+//! ## Choices where the specification leaves room
+//!
+//! * Requests other than `ping` before the handshake completes get -32600 ("Session not
+//!   initialized"); so does a second `initialize`.
+//! * A request whose id is still in flight gets -32600; a request beyond the `IN` slots
+//!   gets -32603 ("Too many requests in flight"): deterministic, never a silent drop.
+//! * Unparseable input gets -32700 from a server, as JSON-RPC says, but nothing from a
+//!   client: a server that prints logs on stdout must not be flooded with error replies
+//!   (rmcp issue #938). Broken responses and notifications are never answered.
+//! * Error replies for an unreadable id use `"id": null` up to 2025-06-18 and omit the
+//!   id from 2025-11-25, whose schema makes it optional.
+//! * Under 2025-03-26 a batch's requests are answered one line each rather than as one
+//!   array (JSON-RPC's SHOULD); peers correlate by id either way, and answers to batch
+//!   members can then be sent as each one is ready.
+//! * Requests time out after 60 s of silence by default, progress restarting the clock,
+//!   and after 600 s whatever happens.
+//! * A cancelled request keeps its slot until the application answers it (the answer is
+//!   suppressed), so its id cannot be reused while a handler might still respond.
+//!
+//! ## The stateless version
+//!
+//! 2026-07-28 has no handshake, no `ping`, and per-request `_meta`. The method table,
+//! the vocabulary and the wire layer know it; the endpoint negotiates only the handshake
+//! versions for now, and the stateless mode will be a second lifecycle beside the
+//! handshake one (the `State` and dispatch split between lifecycle and correlation is
+//! where it goes).
 
 mod commands;
 mod config;

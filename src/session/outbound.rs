@@ -9,6 +9,7 @@ use core::time::Duration;
 use super::event::CloseReason;
 use crate::mcp::Method;
 use crate::time::Instant;
+use crate::wire::NumberBuf;
 
 /// How a request ended before its response arrived (the event is still to be delivered).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,7 +27,7 @@ pub(crate) struct OutEntry {
     pub max_deadline: Instant,
     pub progress: bool,
     pub reset_on_progress: bool,
-    pub last_progress: Option<f64>,
+    pub last_progress: Option<NumberBuf>,
     /// Set when the request ended without a response; the slot is freed once the
     /// event is delivered.
     pub ended: Option<Ended>,

@@ -10,7 +10,7 @@ use super::event::{Event, IncomingNotification, IncomingRequest, Misbehavior, Re
 use super::inbound::{InEntry, Responder};
 use crate::mcp::{Method, ProtocolVersion};
 use crate::wire::{
-    EnvelopeError, ErrorCode, ErrorObject, FrameView, JsonStr, RawJson, RequestId, RequestIdRef, Rule, Shape,
+    EnvelopeError, ErrorCode, ErrorObject, FrameView, JsonStr, Number, RawJson, RequestId, RequestIdRef, Rule, Shape,
 };
 
 /// A byte range in the receive buffer.
@@ -87,7 +87,7 @@ pub(crate) enum Plan {
     Notification { method: StrAt, params: Option<Span> },
     Response { id: u64, method: Option<Method<'static>>, result: Span },
     Error { id: u64, method: Option<Method<'static>>, error: ErrorAt },
-    Progress { id: u64, progress: f64, total: Option<f64>, message: Option<StrAt> },
+    Progress { id: u64, progress: Span, total: Option<Span>, message: Option<StrAt> },
     Cancelled { id: Span, reason: Option<StrAt> },
     InvalidMessage { rule: Rule, id: Option<Span>, shape: Shape, replied: bool },
     LineTooLong(usize),
@@ -98,12 +98,17 @@ pub(crate) enum Plan {
     Refused { id: Span, method: StrAt, code: ErrorCode, reason: RefuseReason },
     NotificationIgnored { method: StrAt, reason: RefuseReason },
     UnknownProgressToken(Span),
-    NonIncreasingProgress { id: u64, progress: f64 },
+    NonIncreasingProgress { id: u64, progress: Span },
     InvalidNotificationParams { method: StrAt },
 }
 
 fn id_at(base: &[u8], span: Span) -> RequestIdRef<'_> {
     RequestIdRef::from_validated(span.get(base))
+}
+
+fn number_at(base: &[u8], span: Span) -> Number<'_> {
+    // The span was checked to be a number when the plan was made.
+    Number::from_json(raw_at(base, span)).unwrap_or(Number::ZERO)
 }
 
 fn raw_at(base: &[u8], span: Span) -> RawJson<'_> {
@@ -119,6 +124,7 @@ impl Plan {
         tx: FrameView<'e>,
         inbound: &'e mut [Option<InEntry>],
         closed: bool,
+        progress_message: bool,
     ) -> Event<'e> {
         let mis = Event::Misbehavior;
         match self {
@@ -134,7 +140,7 @@ impl Plan {
                     id: id_at(base, id),
                     method: Method::parse(method.get(base)),
                     params: params.map(|p| raw_at(base, p)),
-                    responder: Responder { tx, slot, closed },
+                    responder: Responder { tx, slot, closed, progress_message },
                 })
             }
             Plan::Notification { method, params } => Event::Notification(IncomingNotification {
@@ -147,9 +153,12 @@ impl Plan {
             Plan::Error { id, method, error } => {
                 Event::Error { id: RequestId::from_u64(id), method, error: error.get(base) }
             }
-            Plan::Progress { id, progress, total, message } => {
-                Event::Progress { id: RequestId::from_u64(id), progress, total, message: message.map(|m| m.get(base)) }
-            }
+            Plan::Progress { id, progress, total, message } => Event::Progress {
+                id: RequestId::from_u64(id),
+                progress: number_at(base, progress),
+                total: total.map(|t| number_at(base, t)),
+                message: message.map(|m| m.get(base)),
+            },
             Plan::Cancelled { id, reason } => {
                 Event::Cancelled { id: id_at(base, id), reason: reason.map(|r| r.get(base)) }
             }
@@ -172,9 +181,10 @@ impl Plan {
                 mis(Misbehavior::NotificationIgnored { method: Method::parse(method.get(base)), reason })
             }
             Plan::UnknownProgressToken(token) => mis(Misbehavior::UnknownProgressToken { token: raw_at(base, token) }),
-            Plan::NonIncreasingProgress { id, progress } => {
-                mis(Misbehavior::NonIncreasingProgress { id: RequestId::from_u64(id), progress })
-            }
+            Plan::NonIncreasingProgress { id, progress } => mis(Misbehavior::NonIncreasingProgress {
+                id: RequestId::from_u64(id),
+                progress: number_at(base, progress),
+            }),
             Plan::InvalidNotificationParams { method } => {
                 mis(Misbehavior::InvalidNotificationParams { method: Method::parse(method.get(base)) })
             }

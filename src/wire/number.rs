@@ -17,6 +17,11 @@ pub struct Number<'a> {
     token: &'a [u8],
 }
 
+impl Number<'static> {
+    /// The number zero.
+    pub const ZERO: Number<'static> = Number { token: b"0" };
+}
+
 impl<'a> Number<'a> {
     /// The number in `value`, if it is one.
     pub fn from_json(value: RawJson<'a>) -> Option<Self> {
@@ -196,16 +201,30 @@ impl<'a> Decimal<'a> {
 /// A number stored inline (up to [`NUMBER_CAPACITY`] bytes), for remembering the last
 /// progress value.
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // used by the session once progress values stay text
 pub(crate) struct NumberBuf {
     bytes: [u8; NUMBER_CAPACITY],
     len: u8,
 }
 
+/// A Rust number that can be a progress value or total: the integer types and the
+/// floating-point types. Integers cost no floating-point code on small targets.
+pub trait ProgressValue: Copy + serde::Serialize + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! progress_value {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl ProgressValue for $t {}
+    )*};
+}
+progress_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
+
 /// The longest number token an endpoint remembers.
 pub const NUMBER_CAPACITY: usize = 32;
 
-#[allow(dead_code)] // used by the session once progress values stay text
 impl NumberBuf {
     pub(crate) fn of(n: Number<'_>) -> Option<Self> {
         let token = n.as_bytes();
@@ -215,6 +234,19 @@ impl NumberBuf {
         let mut bytes = [0u8; NUMBER_CAPACITY];
         bytes[..token.len()].copy_from_slice(token);
         Some(NumberBuf { bytes, len: token.len() as u8 })
+    }
+
+    /// Formats a Rust number as JSON; `None` for NaN and infinities (JSON has none).
+    pub(crate) fn format<N: ProgressValue>(value: N) -> Option<Self> {
+        let mut bytes = [0u8; NUMBER_CAPACITY];
+        let mut out = super::ser::Out::new(&mut bytes);
+        super::ser::to_out(&mut out, &value).ok()?;
+        let len = out.written()?.len();
+        let text = &bytes[..len];
+        if !matches!(text.first(), Some(b'-' | b'0'..=b'9')) {
+            return None;
+        }
+        Some(NumberBuf { bytes, len: len as u8 })
     }
 
     pub(crate) fn get(&self) -> Number<'_> {
@@ -295,5 +327,8 @@ mod tests {
         let b = NumberBuf::of(n("12.5")).unwrap();
         assert_eq!(b.get(), n("1.25e1"));
         assert!(n("0.001").is_positive() && !n("-0").is_positive());
+        assert_eq!(NumberBuf::format(7u32).unwrap().get(), n("7"));
+        assert_eq!(NumberBuf::format(0.5f64).unwrap().get(), n("0.5"));
+        assert!(NumberBuf::format(f64::NAN).is_none() && NumberBuf::format(f64::INFINITY).is_none());
     }
 }

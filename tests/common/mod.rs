@@ -61,8 +61,8 @@ pub fn own(ev: &Event<'_>) -> Ev {
         },
         Event::Progress { id, progress, total, message } => Ev::Progress {
             id: id.to_string(),
-            progress: *progress,
-            total: *total,
+            progress: progress.as_f64().expect("a finite progress value"),
+            total: total.map(|t| t.as_f64().expect("a finite total")),
             message: message.map(|m| m.to_string()),
         },
         Event::TimedOut { id, .. } => Ev::TimedOut { id: id.to_string() },
