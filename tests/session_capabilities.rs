@@ -23,7 +23,7 @@ fn not_in_version(id: &str, method: &str) -> (Ev, String) {
     (
         Ev::Misbehavior(format!("RequestRefused({id}, {method}, -32601, NotInVersion)")),
         format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"Method not found in the negotiated protocol version"}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"Method not found: not in this protocol version"}}}}"#
         ),
     )
 }

@@ -655,7 +655,7 @@ fn a_client_never_accepts_initialize() {
     assert_eq!(
         p.client.new_lines(),
         vec![
-            r#"{"jsonrpc":"2.0","id":50,"error":{"code":-32601,"message":"Method not found in the negotiated protocol version"}}"#
+            r#"{"jsonrpc":"2.0","id":50,"error":{"code":-32601,"message":"Method not found: not in this protocol version"}}"#
         ]
     );
     // Nor can the application send one.
@@ -810,4 +810,23 @@ fn batches_are_refused_in_every_other_version_and_before_negotiation() {
     p.inject_to_client(batch);
     assert_eq!(p.client.take(), vec![Ev::Misbehavior("InvalidMessage(BatchNotAllowed, replied=false)".into())]);
     assert!(p.client.new_lines().is_empty());
+}
+
+#[test]
+fn server_discover_before_initialize_is_an_unknown_method() {
+    // A dual-era client probes with server/discover; a handshake-only server answers
+    // -32601 (the method does not exist in any version it speaks), and the client falls
+    // back to initialize.
+    let mut server = Side::lone(server_config());
+    server.feed(
+        Instant::ZERO,
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}\n",
+    );
+    assert_eq!(
+        server.sent_lines(),
+        vec![
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: not in this protocol version"}}"#
+        ]
+    );
+    assert_eq!(server.take(), vec![Ev::Misbehavior("RequestRefused(1, server/discover, -32601, NotInVersion)".into())]);
 }

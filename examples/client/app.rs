@@ -139,7 +139,12 @@ impl Plan {
     /// The capabilities object this client declares.
     pub fn capabilities(&self) -> String {
         let roots = if self.roots.is_empty() { "" } else { r#","roots":{"listChanged":false}"# };
-        format!(r#"{{"sampling":{{}},"elicitation":{{}}{roots}}}"#)
+        // Elicitation exists from 2025-06-18: not declared to a session that cannot have it.
+        let elicitation = match self.version {
+            Some(v) if v < mcp_sansio::ProtocolVersion::V2025_06_18 => "",
+            _ => r#","elicitation":{}"#,
+        };
+        format!(r#"{{"sampling":{{}}{elicitation}{roots}}}"#)
     }
 
     /// The endpoint configuration; `capabilities` is [`Plan::capabilities`].

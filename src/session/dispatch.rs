@@ -134,6 +134,11 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         }
         let version = match (self.state, self.version) {
             (State::Ready, Some(v)) => v,
+            // A method none of our versions has is unknown, handshake or not: -32601 lets a
+            // dual-era client probing with `server/discover` fall back to `initialize`.
+            _ if !self.config.handshake_versions().iter().any(|v| method.allowed(v, self.config.role.peer())) => {
+                return refuse(self, RefuseReason::NotInVersion);
+            }
             _ => return refuse(self, RefuseReason::NotInitialized),
         };
         if method.is_known() && !method.allowed(version, self.config.role.peer()) {

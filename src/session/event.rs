@@ -246,7 +246,7 @@ impl RefuseReason {
             Self::AlreadyInitialized => (ErrorCode::INVALID_REQUEST, "Session already initialized"),
             Self::InitializeInBatch => (ErrorCode::INVALID_REQUEST, "initialize must not be part of a batch"),
             Self::InvalidInitialize => (ErrorCode::INVALID_PARAMS, "initialize params need a protocolVersion string"),
-            Self::NotInVersion => (ErrorCode::METHOD_NOT_FOUND, "Method not found in the negotiated protocol version"),
+            Self::NotInVersion => (ErrorCode::METHOD_NOT_FOUND, "Method not found: not in this protocol version"),
             Self::CapabilityNotDeclared => (ErrorCode::METHOD_NOT_FOUND, "Method not found: capability not declared"),
             Self::DuplicateId => (ErrorCode::INVALID_REQUEST, "Request id is already in use by a request in flight"),
             Self::IdTooLong => (ErrorCode::INVALID_REQUEST, "Request id is too long"),
