@@ -50,6 +50,10 @@ fuzz_target!(|data: &[u8]| {
     let tree: J = serde_json::from_slice(&input).expect("serde_json accepts Value but not J");
     let raw = RawJson::parse_with(&input, deep).unwrap();
     same_tree(raw, &tree);
+    // The crate's span decoder, through the same Deserialize impl, builds the same tree.
+    let mut scratch = vec![0u8; input.len()];
+    let decoded: J = raw.decode_with(&mut scratch).expect("decode_with refuses what serde_json reads");
+    same_j(&decoded, &tree);
 
     let options = ParseOptions { max_depth: SERDE_JSON_DEPTH, allow_batch: false };
     let message = Message::parse_with(&input, &options);
@@ -147,6 +151,32 @@ impl<'de> Deserialize<'de> for J {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// Equal trees; the one difference allowed: `-0` is an integer to the span decoder, and
+/// the float `-0.0` to serde_json.
+fn same_j(ours: &J, theirs: &J) {
+    match (ours, theirs) {
+        (J::Null, J::Null) => {}
+        (J::Bool(a), J::Bool(b)) => assert_eq!(a, b),
+        (J::U(a), J::U(b)) => assert_eq!(a, b),
+        (J::I(a), J::I(b)) => assert_eq!(a, b),
+        (J::F(a), J::F(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{a} vs {b}"),
+        (J::U(0) | J::I(0), J::F(z)) if *z == 0.0 && z.is_sign_negative() => {}
+        (J::Str(a), J::Str(b)) => assert_eq!(a, b),
+        (J::Arr(a), J::Arr(b)) => {
+            assert_eq!(a.len(), b.len());
+            a.iter().zip(b).for_each(|(x, y)| same_j(x, y));
+        }
+        (J::Obj(a), J::Obj(b)) => {
+            assert_eq!(a.len(), b.len());
+            for ((ka, va), (kb, vb)) in a.iter().zip(b) {
+                assert_eq!(ka, kb);
+                same_j(va, vb);
+            }
+        }
+        _ => panic!("decoded {ours:?}, serde_json read {theirs:?}"),
     }
 }
 

@@ -3,7 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_sansio::wire::{JsonKind, JsonStr, RawJson, ScanConfig, ScanErrorKind, UnescapeError, validate};
+use std::cmp::Ordering;
+
+use mcp_sansio::wire::{JsonKind, JsonStr, Number, RawJson, ScanConfig, ScanErrorKind, UnescapeError, validate};
 
 fuzz_target!(|data: &[u8]| {
     let checked = validate(data, ScanConfig::default());
@@ -50,8 +52,7 @@ fn walk(v: RawJson<'_>) -> u16 {
     assert_eq!(v.is_null(), kind == JsonKind::Null);
     assert_eq!(v.as_str().is_some(), kind == JsonKind::String);
     assert_eq!(v.as_bool().is_some(), kind == JsonKind::Bool);
-    // Numbers only; None for a number beyond f64's range (checked below).
-    assert!(v.as_f64().is_none() || kind == JsonKind::Number);
+    assert_eq!(Number::from_json(v).is_some(), kind == JsonKind::Number);
     if kind != JsonKind::Object {
         assert_eq!(v.members().count(), 0);
     }
@@ -90,12 +91,17 @@ fn walk(v: RawJson<'_>) -> u16 {
             let mut depth = 0;
             let mut next = 1;
             let mut count = 0;
+            let mut numbers = Vec::new();
             for element in v.elements() {
                 let at = offset_in(bytes, element.as_bytes());
                 assert!(at >= next, "elements out of order");
                 next = at + element.as_bytes().len();
                 count += 1;
                 depth = depth.max(walk(element));
+                numbers.extend(Number::from_json(element));
+            }
+            for pair in numbers.windows(2) {
+                check_order(pair[0], pair[1]);
             }
             assert!(next < bytes.len());
             if count == 0 {
@@ -107,10 +113,15 @@ fn walk(v: RawJson<'_>) -> u16 {
             let s = v.as_str().unwrap();
             assert_eq!(s.raw(), &bytes[1..bytes.len() - 1]);
             let text = check_str(s);
-            // serde-json-core lends the same raw text.
-            let lent: JsonStr<'_> = v.decode().expect("serde-json-core refuses a valid string");
+            // The span decoder lends the same raw text, and unescapes the same way.
+            let lent: JsonStr<'_> = v.decode().expect("decode refuses a valid string");
             assert_eq!(lent.raw(), s.raw());
             assert!(lent.eq_str(&text));
+            let mut scratch = vec![0u8; text.len()];
+            assert_eq!(v.decode_with::<String>(&mut scratch).as_deref(), Ok(text.as_str()));
+            if !s.is_escaped() {
+                assert_eq!(v.decode::<&str>(), Ok(text.as_str()));
+            }
             0
         }
         JsonKind::Number => {
@@ -119,16 +130,19 @@ fn walk(v: RawJson<'_>) -> u16 {
             let wide: Option<i128> = if integer && token.len() <= 30 { token.parse().ok() } else { None };
             assert_eq!(v.as_i64(), wide.and_then(|w| i64::try_from(w).ok()), "as_i64 of {token}");
             assert_eq!(v.as_u64(), wide.and_then(|w| u64::try_from(w).ok()).filter(|_| !token.starts_with('-')));
-            let parsed = token.parse::<f64>().unwrap();
-            match v.as_f64() {
-                Some(f) => assert_eq!(f.to_bits(), parsed.to_bits()),
-                None => assert!(parsed.is_infinite(), "as_f64 of {token} is None but it fits"),
-            }
-            let n = mcp_sansio::wire::Number::from_json(v).unwrap();
-            assert_eq!(n.as_text(), token);
+            // Rounded to the nearest f64; beyond f64's range, None rather than infinity.
+            let f = token.parse::<f64>().unwrap();
+            assert_eq!(v.as_f64().map(f64::to_bits), Some(f.to_bits()).filter(|_| f.is_finite()), "{token}");
             if let Some(i) = v.as_i64() {
-                assert_eq!(v.decode::<i64>(), Ok(i), "the span decoder reads {token} differently");
+                assert_eq!(v.decode::<i64>(), Ok(i), "decode reads {token} differently");
             }
+            if let Some(u) = v.as_u64() {
+                assert_eq!(v.decode::<u64>(), Ok(u), "decode reads {token} differently");
+            }
+            let n = Number::from_json(v).unwrap();
+            assert_eq!((n.as_text(), n.as_i64(), n.as_u64()), (token, v.as_i64(), v.as_u64()));
+            assert_eq!(n.as_f64().map(f64::to_bits), v.as_f64().map(f64::to_bits));
+            check_order(n, n);
             0
         }
         JsonKind::Bool => {
@@ -140,6 +154,34 @@ fn walk(v: RawJson<'_>) -> u16 {
             assert_eq!(bytes, b"null");
             0
         }
+    }
+}
+
+/// `Number`'s exact ordering agrees with itself, with `f64` where that is exact enough,
+/// and with `is_positive`.
+fn check_order(a: Number<'_>, b: Number<'_>) {
+    let ab = a.cmp_value(&b);
+    assert_eq!(b.cmp_value(&a), ab.reverse(), "{a} vs {b}");
+    assert_eq!(a == b, ab == Ordering::Equal);
+    assert_eq!(a.cmp(&b), ab);
+    // Rounding to f64 keeps order, so a strict f64 order is the exact order, and equal
+    // values round to the same f64.
+    if let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) {
+        if x != y {
+            assert_eq!(Some(ab), x.partial_cmp(&y), "{a} vs {b}");
+        }
+        if ab == Ordering::Equal {
+            assert_eq!(x, y, "{a} == {b}");
+        }
+    }
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        assert_eq!(ab, x.cmp(&y), "{a} vs {b}");
+    }
+    for n in [a, b] {
+        // Zero whatever its sign and exponent when the digits before the exponent are.
+        let mantissa = n.as_text().trim_start_matches('-').split(['e', 'E']).next().unwrap();
+        let zero = mantissa.bytes().all(|c| c == b'0' || c == b'.');
+        assert_eq!(n.is_positive(), !zero && !n.as_text().starts_with('-'), "{n}");
     }
 }
 
