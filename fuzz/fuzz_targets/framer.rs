@@ -6,7 +6,8 @@
 //! * capacity: 0..=127 gives 1..=128 bytes, 128..=255 gives 64..=8192 in steps of 64;
 //! * mode: bits 0-1 pick the path (0 `feed`, 1 `spare`/`commit`, 2 and 3 alternate per
 //!   chunk), bit 2 adds an empty read before every chunk and before the end (what a read
-//!   loop does when `read` returns 0), bit 3 leaves the stream open (no `close`);
+//!   loop does when `read` returns 0), bit 3 leaves the stream open (no `close`), bit 4
+//!   drains lines only when no more bytes are taken (several reads between drains);
 //! * k = byte & 15 chunk sizes follow, used in turn (a 0 is an empty read); none means
 //!   one chunk.
 #![no_main]
@@ -23,9 +24,10 @@ fuzz_target!(|data: &[u8]| {
     let cap = if *cap < 128 { usize::from(*cap) + 1 } else { (usize::from(*cap) - 127) * 64 };
     let close = mode & 8 == 0;
     let empty_reads = mode & 4 != 0;
+    let lazy = mode & 16 != 0;
     let path = mode & 3;
 
-    let whole = run(cap, &[stream], 0, false, close);
+    let whole = run(cap, &[stream], 0, false, false, close);
     let mut chunks: Vec<&[u8]> = Vec::new();
     let mut left = stream;
     let cycle = if sizes.iter().any(|&s| s > 0) { sizes } else { &[u8::MAX][..] };
@@ -37,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         chunks.push(chunk);
         left = tail;
     }
-    let chunked = run(cap, &chunks, path, empty_reads, close);
+    let chunked = run(cap, &chunks, path, empty_reads, lazy, close);
     assert_eq!(chunked, whole, "chunking changed the events (capacity {cap}, {} chunks)", chunks.len());
     assert_eq!(whole, model(cap, stream, close), "events differ from the model (capacity {cap})");
     for event in &whole {
@@ -59,7 +61,7 @@ fn drain(f: &mut LineFramer<'_>, events: &mut Vec<Event>) {
     }
 }
 
-fn run(cap: usize, chunks: &[&[u8]], path: u8, empty_reads: bool, close: bool) -> Vec<Event> {
+fn run(cap: usize, chunks: &[&[u8]], path: u8, empty_reads: bool, lazy: bool, close: bool) -> Vec<Event> {
     let mut buf = vec![0u8; cap];
     let mut f = LineFramer::new(&mut buf);
     let mut events = Vec::new();
@@ -79,11 +81,13 @@ fn run(cap: usize, chunks: &[&[u8]], path: u8, empty_reads: bool, close: bool) -
         };
         if empty_reads || chunk.is_empty() {
             empty_read(&mut f, spare_path);
-            drain(&mut f, &mut events);
+            if !lazy {
+                drain(&mut f, &mut events);
+            }
         }
         let mut chunk = *chunk;
+        let mut drained = !lazy;
         while !chunk.is_empty() {
-            // Lines are drained after every step, so there is always room.
             let n = if spare_path {
                 let spare = f.spare();
                 let n = spare.len().min(chunk.len());
@@ -93,15 +97,21 @@ fn run(cap: usize, chunks: &[&[u8]], path: u8, empty_reads: bool, close: bool) -
             } else {
                 f.feed(chunk)
             };
-            assert!(n > 0, "no room taken although every complete line was drained");
+            // Room is only ever missing while complete lines wait to be drained.
+            assert!(n > 0 || !drained, "no room taken although every complete line was drained");
             chunk = &chunk[n..];
+            if lazy && n > 0 {
+                drained = false;
+                continue;
+            }
             drain(&mut f, &mut events);
+            drained = true;
         }
     }
     if empty_reads {
         empty_read(&mut f, path == 1);
-        drain(&mut f, &mut events);
     }
+    drain(&mut f, &mut events);
     if close {
         f.close();
         assert!(f.is_closed());
