@@ -120,7 +120,8 @@ impl fmt::Debug for LineFramer<'_> {
 }
 
 impl<'b> LineFramer<'b> {
-    /// A framer over `buf`. A line, its newline included, must fit in `buf`.
+    /// A framer over `buf`. A line, its newline included, must fit in `buf`; an empty
+    /// `buf` holds nothing, so every byte fed to it is discarded.
     pub fn new(buf: &'b mut [u8]) -> Self {
         Self {
             buf,
@@ -190,6 +191,10 @@ impl<'b> LineFramer<'b> {
     pub fn feed(&mut self, data: &[u8]) -> usize {
         if self.eof {
             return 0;
+        }
+        if self.buf.is_empty() {
+            // Nothing can ever be held: taking nothing would make a caller's loop spin.
+            return data.len();
         }
         let spare = self.spare();
         let n = spare.len().min(data.len());
