@@ -406,7 +406,7 @@ proptest! {
         responses in of(vec((text(), raw_any()), 0..3)),
     ) {
         let tools = Items::from_slice(leak(tools));
-        round_trip!(ListToolsResult { tools, next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta });
+        round_trip!(ListToolsResult { items: tools, next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta });
         round_trip!(CallToolParams {
             name, arguments, task: ttl.map(|t| TaskMetadata { ttl: Some(t) }),
             input_responses: responses.map(|r| Map::from_pairs(leak(r))), request_state: state, meta,
@@ -430,10 +430,10 @@ proptest! {
             ResourceTemplate { uri_template, name, title, description, mime_type, annotations, icons, meta }
         }).collect();
         round_trip!(ListResourcesResult {
-            resources: Items::from_slice(leak(resources)), next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta
+            items: Items::from_slice(leak(resources)), next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta
         });
         round_trip!(ListResourceTemplatesResult {
-            resource_templates: Items::from_slice(leak(templates)), next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta
+            items: Items::from_slice(leak(templates)), next_cursor: cursor, ttl_ms, cache_scope, result_type: rt, meta
         });
         round_trip!(ReadResourceResult { contents: Items::from_slice(leak(contents)), ttl_ms, cache_scope, result_type: rt, meta });
         round_trip!(ReadResourceParams { uri, input_responses: None, request_state: state, meta });

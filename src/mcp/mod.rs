@@ -82,7 +82,7 @@ pub use server::completion::{
 };
 pub use server::discover::DiscoverResult;
 pub use server::logging::{LogData, LoggingLevel, LoggingMessageParams, SetLevelParams};
-pub use server::pagination::{CacheScope, PaginatedParams};
+pub use server::pagination::{CacheScope, ListResult, Listed, PaginatedParams};
 pub use server::prompts::{GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage};
 pub use server::resources::{
     BlobResourceContents, ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pagination::CacheScope;
+use super::pagination::{ListResult, Listed};
 use crate::mcp::basic::ResultType;
 use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
@@ -86,42 +86,10 @@ pub struct PromptMessage<'a> {
 }
 
 /// `prompts/list` result.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[serde(rename_all = "camelCase")]
-pub struct ListPromptsResult<'a> {
-    /// The prompts of this page.
-    #[serde(borrow)]
-    pub prompts: Items<'a, Prompt<'a>>,
-    /// Cursor of the next page; absent on the last.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<JsonStr<'a>>,
-    /// How long the result may be cached, in ms (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse it (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// `resultType` (2026-07-28, required there).
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType<'a>>,
-    /// `_meta`
-    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta<'a>>,
-}
+pub type ListPromptsResult<'a> = ListResult<'a, Prompt<'a>>;
 
-impl<'a> ListPromptsResult<'a> {
-    /// One page holding `prompts`, with no next page.
-    pub const fn new(prompts: &'a [Prompt<'a>]) -> Self {
-        Self {
-            prompts: Items::from_slice(prompts),
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            result_type: None,
-            meta: None,
-        }
-    }
+impl Listed for Prompt<'_> {
+    const FIELD: &'static str = "prompts";
 }
 
 /// `prompts/get` params.

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, Error as _};
 use serde::{Serialize, Serializer};
 
-use super::pagination::CacheScope;
+use super::pagination::{CacheScope, ListResult, Listed};
 use crate::mcp::basic::ResultType;
 use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
@@ -230,81 +230,17 @@ impl Serialize for ResourceContents<'_> {
 }
 
 /// `resources/list` result.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourcesResult<'a> {
-    /// The resources of this page.
-    #[serde(borrow)]
-    pub resources: Items<'a, Resource<'a>>,
-    /// Cursor of the next page; absent on the last.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<JsonStr<'a>>,
-    /// How long the result may be cached, in ms (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse it (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// `resultType` (2026-07-28, required there).
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType<'a>>,
-    /// `_meta`
-    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta<'a>>,
-}
+pub type ListResourcesResult<'a> = ListResult<'a, Resource<'a>>;
 
-impl<'a> ListResourcesResult<'a> {
-    /// One page holding `resources`, with no next page.
-    pub const fn new(resources: &'a [Resource<'a>]) -> Self {
-        Self {
-            resources: Items::from_slice(resources),
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            result_type: None,
-            meta: None,
-        }
-    }
+impl Listed for Resource<'_> {
+    const FIELD: &'static str = "resources";
 }
 
 /// `resources/templates/list` result.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourceTemplatesResult<'a> {
-    /// The templates of this page.
-    #[serde(borrow)]
-    pub resource_templates: Items<'a, ResourceTemplate<'a>>,
-    /// Cursor of the next page; absent on the last.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<JsonStr<'a>>,
-    /// How long the result may be cached, in ms (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse it (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// `resultType` (2026-07-28, required there).
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType<'a>>,
-    /// `_meta`
-    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta<'a>>,
-}
+pub type ListResourceTemplatesResult<'a> = ListResult<'a, ResourceTemplate<'a>>;
 
-impl<'a> ListResourceTemplatesResult<'a> {
-    /// One page holding `templates`, with no next page.
-    pub const fn new(templates: &'a [ResourceTemplate<'a>]) -> Self {
-        Self {
-            resource_templates: Items::from_slice(templates),
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            result_type: None,
-            meta: None,
-        }
-    }
+impl Listed for ResourceTemplate<'_> {
+    const FIELD: &'static str = "resourceTemplates";
 }
 
 /// Params naming one resource: `resources/subscribe`, `resources/unsubscribe`, and
@@ -392,7 +328,7 @@ mod tests {
         .unwrap()
         .decode()
         .unwrap();
-        let first = r.resources.get(0).unwrap().unwrap();
+        let first = r.items.get(0).unwrap().unwrap();
         assert_eq!(first.title.unwrap(), "Rust Software Application Main File");
         assert_eq!((r.ttl_ms, r.cache_scope), (Some(300000), Some(CacheScope::Public)));
         assert_eq!(r.result_type, Some(ResultType::Complete));

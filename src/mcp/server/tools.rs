@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pagination::CacheScope;
+use super::pagination::{ListResult, Listed};
 use crate::mcp::basic::ResultType;
 use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
@@ -137,60 +137,10 @@ impl<'a> Tool<'a> {
 }
 
 /// `tools/list` result.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult<'a> {
-    /// The tools of this page.
-    #[serde(borrow)]
-    pub tools: Items<'a, Tool<'a>>,
-    /// Cursor of the next page; absent on the last.
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<JsonStr<'a>>,
-    /// How long the result may be cached, in ms (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse it (2026-07-28, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// `resultType` (2026-07-28, required there).
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType<'a>>,
-    /// `_meta`
-    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta<'a>>,
-}
+pub type ListToolsResult<'a> = ListResult<'a, Tool<'a>>;
 
-impl<'a> ListToolsResult<'a> {
-    /// One page holding `tools`, with no next page.
-    ///
-    /// ```
-    /// use mcp_sansio::mcp::{ListToolsResult, Tool, NO_ARGUMENTS};
-    /// let tools = [Tool::new("now", NO_ARGUMENTS).with_description("The time")];
-    /// let result = ListToolsResult::new(&tools);
-    /// assert_eq!(
-    ///     serde_json::to_string(&result).unwrap(),
-    ///     r#"{"tools":[{"name":"now","description":"The time","inputSchema":{"type":"object"}}]}"#
-    /// );
-    /// ```
-    pub const fn new(tools: &'a [Tool<'a>]) -> Self {
-        Self {
-            tools: Items::from_slice(tools),
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            result_type: None,
-            meta: None,
-        }
-    }
-
-    /// With the 2026-07-28 caching fields and `resultType: complete`.
-    pub const fn cacheable(mut self, ttl_ms: u64, scope: CacheScope) -> Self {
-        self.ttl_ms = Some(ttl_ms);
-        self.cache_scope = Some(scope);
-        self.result_type = Some(ResultType::Complete);
-        self
-    }
+impl Listed for Tool<'_> {
+    const FIELD: &'static str = "tools";
 }
 
 /// `tools/call` params.
