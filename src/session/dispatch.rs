@@ -84,9 +84,11 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         if self.version.is_some_and(ProtocolVersion::error_id_optional) { ErrorId::Omitted } else { ErrorId::Null }
     }
 
-    /// Writes an error reply the endpoint owes; `false` if it could not be written.
-    fn auto_error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> bool {
-        match self.tx.error(id, code, message) {
+    /// Records what became of a message the endpoint owes: one that did not fit is
+    /// reported as [`Event::ReplyDropped`](super::Event::ReplyDropped). `false` if it was
+    /// not written.
+    fn owed(&mut self, written: Result<core::ops::Range<usize>, crate::wire::EncodeError>) -> bool {
+        match written {
             Ok(_) => true,
             Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => {
                 self.dropped_reply = Some(needed);
@@ -94,6 +96,12 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             }
             Err(_) => false,
         }
+    }
+
+    /// Writes an error reply the endpoint owes; `false` if it could not be written.
+    fn auto_error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> bool {
+        let written = self.tx.error(id, code, message);
+        self.owed(written)
     }
 
     fn dispatch_message(&mut self, buf: &[u8], msg: Message<'_>, in_batch: bool) -> Option<Plan> {
@@ -170,9 +178,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     }
 
     fn auto_result(&mut self, id: RequestIdRef<'_>, result: &RawJson<'_>) {
-        if let Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) = self.tx.result(id, result) {
-            self.dropped_reply = Some(needed);
-        }
+        let written = self.tx.result(id, result);
+        self.owed(written);
     }
 
     /// Server: version negotiation. The client's version if this server supports it,
@@ -194,10 +201,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let version = ProtocolVersion::from_json(requested).filter(|v| supported.contains(*v)).unwrap_or(newest);
         let peer = r.params.unwrap_or(RawJson::EMPTY_OBJECT);
         self.peer_caps = peer.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
-        let result = self.initialize_result(version);
-        if let Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) = self.tx.result(r.id, &result) {
-            self.dropped_reply = Some(needed);
-        }
+        let written = self.tx.result(r.id, &self.initialize_result(version));
+        self.owed(written);
         self.version = Some(version);
         self.state = State::AwaitingInitialized;
         Some(Plan::Negotiated { version, peer: Span::of(buf, peer.as_bytes()) })
@@ -384,9 +389,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         };
         self.version = Some(version);
         self.peer_caps = result.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_server_json);
-        if self.tx.notification("notifications/initialized", crate::wire::NO_PARAMS).is_err() {
-            self.dropped_reply = Some(64);
-        }
+        let written = self.tx.notification("notifications/initialized", crate::wire::NO_PARAMS);
+        self.owed(written);
         self.state = State::Ready;
         self.ready_pending = true;
         Some(Plan::Negotiated { version, peer: Span::of(buf, result.as_bytes()) })
