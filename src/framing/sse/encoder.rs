@@ -28,7 +28,7 @@ use super::error::SseWriteError;
 ///
 /// let mut small = [0u8; 8];
 /// let mut w = SseWriter::new(&mut small);
-/// assert_eq!(w.message(None, None, b"{}"), Err(SseWriteError::BufferTooSmall { needed: 11, available: 8 }));
+/// assert_eq!(w.message(None, None, b"{}"), Err(SseWriteError::BufferTooSmall { needed: 10, available: 8 }));
 /// assert!(w.is_empty());
 /// ```
 pub struct SseWriter<'b> {
