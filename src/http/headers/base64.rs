@@ -35,7 +35,7 @@ fn sextet(c: u8) -> Option<u32> {
 
 /// Bytes `input` decodes to, if it is canonical base64.
 pub(crate) fn decoded_len(input: &[u8]) -> Option<usize> {
-    if input.len() % 4 != 0 {
+    if !input.len().is_multiple_of(4) {
         return None;
     }
     let pad = input.iter().rev().take_while(|&&c| c == b'=').count();

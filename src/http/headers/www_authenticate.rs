@@ -243,7 +243,10 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
-    fn shape(v: &[u8]) -> Vec<(&str, Option<&str>, Vec<(&str, Vec<u8>)>)> {
+    /// Scheme, token68 and unescaped parameters of each challenge.
+    type Shape<'a> = (&'a str, Option<&'a str>, Vec<(&'a str, Vec<u8>)>);
+
+    fn shape(v: &[u8]) -> Vec<Shape<'_>> {
         let www = WwwAuthenticate::parse(v).unwrap();
         www.challenges()
             .map(|c| {
