@@ -279,7 +279,9 @@ impl<'b> SseDecoder<'b> {
                 self.bom_decided = true;
                 continue;
             }
-            // The line being received does not fit.
+            // The line being received does not fit. (The regions always end before the
+            // buffer does, since every line interpreted left room for its line end, so a
+            // full buffer holds at least one unread byte.)
             if self.buf[self.head] == b':' {
                 self.discarding = Some(Discard::Comment);
                 self.drop_unread();
@@ -520,9 +522,10 @@ impl<'b> SseDecoder<'b> {
     /// Moves the unread bytes down to the end of the regions.
     fn compact(&mut self) {
         let base = self.regions_end();
+        let shift = self.head - base;
         self.buf.copy_within(self.head..self.tail, base);
-        self.tail -= self.head - base;
-        self.scanned -= self.head - base;
+        self.tail -= shift;
+        self.scanned = self.scanned.max(self.head) - shift;
         self.head = base;
     }
 
