@@ -7,7 +7,9 @@
 //!
 //! ## Layers
 //!
-//! * [`framing`]: byte streams into frames (newline-delimited JSON for stdio).
+//! * [`framing`]: byte streams into frames (newline-delimited JSON for stdio,
+//!   Server-Sent Events for HTTP).
+//! * [`http`]: the sans-IO HTTP layer: header grammars for the HTTP transports.
 //! * [`wire`]: frames into JSON-RPC messages and back: strict validation, zero-copy
 //!   spans, lazy typed decoding, and an encoder that never writes half a frame.
 //! * [`mcp`]: the MCP vocabulary: versions, methods and where they are legal, capabilities.
@@ -129,6 +131,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 pub mod adapters;
 pub mod framing;
+pub mod http;
 pub mod mcp;
 pub mod session;
 pub mod time;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Code size of the wire layer on a Cortex-M4F.
+# Code size of the core on a Cortex-M4F (wire layer, framers, HTTP headers, session).
 #
 # Builds the no_std, no_main probes in src/bin for thumbv7em-none-eabihf with
 # opt-level "z", LTO, panic = "abort", codegen-units = 1, linked by rust-lld with
@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 TARGET=thumbv7em-none-eabihf
 TARGET_DIR=../../target/size-probe
-PROBES=(empty classify decode decode_f64 encode framer full session)
+PROBES=(empty classify decode decode_f64 encode framer full session sse_decode sse_encode http_headers)
 
 rustup --quiet target add "$TARGET"
 rustup --quiet component add llvm-tools

@@ -1,7 +1,10 @@
 //! Framing: cutting a transport's byte stream into frames, one JSON-RPC message each.
 //!
-//! [`LineFramer`] does it for stdio (newline-delimited JSON). It is part of the
-//! `no_std` core so that any byte stream (a UART, a socket, a pipe) can carry MCP.
+//! [`LineFramer`] does it for stdio (newline-delimited JSON), and [`sse`] for the HTTP
+//! transports' `text/event-stream` bodies. Both are part of the `no_std` core so that any
+//! byte stream (a UART, a socket, a pipe, an HTTP body) can carry MCP.
+//!
+//! The line framer:
 //!
 //! * every chunking of the same stream gives the same lines and errors (chunk boundaries
 //!   may split a UTF-8 sequence, a CRLF or the BOM);
@@ -16,5 +19,6 @@
 //! newline cannot exhaust it.
 
 mod line;
+pub mod sse;
 
 pub use line::{LineError, LineFramer};

@@ -7,6 +7,10 @@
 use core::hint::black_box;
 
 use mcp_sansio::framing::LineFramer;
+use mcp_sansio::framing::sse::{SseDecoder, SseWriter};
+use mcp_sansio::http::headers::{
+    Accept, HostPort, MediaType, Origin, WwwAuthenticate, decode_param_value, protocol_version, session_id,
+};
 use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, Message, RawJson, RequestIdRef};
 use serde::{Deserialize, Serialize};
 
@@ -115,4 +119,63 @@ pub fn frame_lines(buf: &mut [u8], mut input: &[u8], mut on_line: impl FnMut(&[u
             }
         }
     }
+}
+
+/// Decoding an event stream (an HTTP client's response body); `on_message` gets each
+/// JSON-RPC message, and the last event id and retry are read as a reconnect would.
+pub fn sse_decode(buf: &mut [u8], mut input: &[u8], mut on_message: impl FnMut(&[u8])) -> usize {
+    let mut sse = SseDecoder::new(buf);
+    while !input.is_empty() {
+        let n = sse.feed(input);
+        input = &input[n..];
+        while let Some(event) = sse.next_event() {
+            match event {
+                Ok(event) => {
+                    if let Some(message) = event.message() {
+                        on_message(message);
+                    }
+                }
+                Err(e) => {
+                    black_box(e);
+                }
+            }
+        }
+    }
+    sse.close();
+    while let Some(event) = sse.next_event() {
+        black_box(event.is_ok());
+    }
+    black_box(sse.retry());
+    sse.last_event_id().len()
+}
+
+/// Writing what a Streamable HTTP server sends on a stream: the priming event, a
+/// message, a keep-alive comment and a retry.
+pub fn sse_encode(out: &mut [u8], id: &str, json: &[u8]) -> usize {
+    let mut w = SseWriter::new(out);
+    let _ = w.priming(id, Some(1000));
+    let _ = w.message(None, Some(id), json);
+    let _ = w.comment("keep-alive");
+    let _ = w.retry(5000);
+    w.len()
+}
+
+/// The header checks a Streamable HTTP server makes on a POST, and the challenge a
+/// client reads from a 401.
+pub fn http_headers(values: &[&[u8]; 8], scratch: &mut [u8]) -> u32 {
+    let mut ok = 0u32;
+    ok += u32::from(Accept::parse(values[0]).is_ok_and(|a| a.allows_json_and_event_stream()));
+    ok += u32::from(MediaType::parse(values[1]).is_ok_and(|m| m.is("application", "json")));
+    ok += u32::from(session_id(values[2]).is_ok());
+    ok += u32::from(protocol_version(values[3]).is_ok());
+    ok += u32::from(Origin::parse(values[4]).is_ok_and(|o| o.is_loopback()));
+    ok += u32::from(HostPort::parse(values[5]).is_ok_and(|h| h.host.is_loopback()));
+    ok += decode_param_value(values[6], scratch).map_or(0, |v| v.len() as u32);
+    if let Some(bearer) = WwwAuthenticate::parse(values[7]).ok().and_then(|w| w.bearer()) {
+        if let Some(url) = bearer.resource_metadata {
+            ok += url.unescape(scratch).map_or(0, |u| u.len() as u32);
+        }
+        ok += u32::from(bearer.error.is_some_and(|e| e.eq_bytes(b"insufficient_scope")));
+    }
+    ok
 }

@@ -1,0 +1,15 @@
+//! The sans-IO HTTP layer for MCP's two HTTP transports (Streamable HTTP, and the
+//! 2024-11-05 HTTP+SSE transport).
+//!
+//! Like the rest of the core it does no IO: request and response parts go in as bytes
+//! and what to send comes out, so it runs over any HTTP stack, from a socket loop with
+//! `httparse` to a hyper or axum service, and on a microcontroller. The event-stream
+//! framing it relies on is [`crate::framing::sse`].
+//!
+//! * [`headers`]: the grammars and validators of the header values the transports read
+//!   and write (`Accept`, `Content-Type`, `WWW-Authenticate`, the MCP headers, `Origin`
+//!   and `Host`, and the 2026-07-28 base64 sentinel).
+//!
+//! The server and client cores are built on these (issue 9).
+
+pub mod headers;
