@@ -167,11 +167,13 @@ mod tests {
 
     #[test]
     fn a_failed_sigterm_still_ends_with_sigkill_and_the_child_reaped() {
-        let (child, stdin, _stdout) = ChildProcess::spawn(Command::new("sleep").arg("30"), StderrMode::Discard).unwrap();
+        let (child, stdin, _stdout) =
+            ChildProcess::spawn(Command::new("sleep").arg("30"), StderrMode::Discard).unwrap();
         drop(stdin);
         let pid = child.id();
-        let exit = child
-            .shutdown_with(Duration::from_millis(20), Duration::from_millis(20), |_| Err(io::Error::other("no kill(1)")));
+        let exit = child.shutdown_with(Duration::from_millis(20), Duration::from_millis(20), |_| {
+            Err(io::Error::other("no kill(1)"))
+        });
         assert!(matches!(exit, Ok(Exit::Killed(_))), "{exit:?}");
         assert!(reaped(pid));
     }
