@@ -142,12 +142,16 @@ impl<M: Send + 'static> StdioLoop<M> {
             // 1. Drain, let the application act, and again, until nothing happens. While
             //    the output takes no more, draining stops, but the application still
             //    acts: what it sends waits in the endpoint's (bounded) transmit buffer.
+            // One clock reading, after the events, serves the application, the work at
+            // hand and the timeout; another one, after the wait, the input and timers.
+            let mut now;
             loop {
                 drain(endpoint, out, app, &mailbox, &mut closed, clock)?;
+                now = clock.now();
                 if closed.is_some() {
                     break;
                 }
-                app_deadline = app.on_idle(endpoint, clock.now());
+                app_deadline = app.on_idle(endpoint, now);
                 if !drain(endpoint, out, app, &mailbox, &mut closed, clock)? || !out.accepting() {
                     break;
                 }
@@ -157,7 +161,6 @@ impl<M: Send + 'static> StdioLoop<M> {
             }
             // 2. Work at hand: input from the reader thread, one mailbox message. Either
             //    makes the wait below a mere look at the descriptors.
-            let now = clock.now();
             let mut busy = false;
             if input_open && matches!(self.input, Input::Thread) {
                 match self.feed_chunks(endpoint, now, &mut chunk) {

@@ -71,8 +71,7 @@ impl<M> Mailbox<M> {
                 return false;
             }
             if state.messages.len() < state.capacity {
-                state.messages.push_back(message);
-                self.0.signal(state);
+                self.0.push_message(state, message);
                 return true;
             }
             if state.loop_thread == Some(std::thread::current().id()) {
@@ -84,15 +83,14 @@ impl<M> Mailbox<M> {
 
     /// Delivers `message` if there is room now.
     pub fn try_send(&self, message: M) -> Result<(), MailboxError<M>> {
-        let mut state = self.0.lock();
+        let state = self.0.lock();
         if state.stopped {
             return Err(MailboxError::Stopped(message));
         }
         if state.messages.len() >= state.capacity {
             return Err(MailboxError::Full(message));
         }
-        state.messages.push_back(message);
-        self.0.signal(state);
+        self.0.push_message(state, message);
         Ok(())
     }
 }

@@ -102,23 +102,25 @@ pub(super) struct Out<'w> {
 
 impl<'w> Out<'w> {
     pub fn new(sink: Sink<'w>) -> Self {
-        let mut out = Out {
+        #[cfg(unix)]
+        let restore = match &sink.kind {
+            Kind::Fd(file) => make_nonblocking(file),
+            Kind::Stream(_) => None,
+        };
+        Out {
             kind: sink.kind,
             #[cfg(unix)]
-            restore: None,
+            restore,
+            #[cfg(unix)]
+            nonblocking: restore.is_some(),
+            #[cfg(not(unix))]
             nonblocking: false,
             pending: Vec::new(),
             head: 0,
             unflushed: false,
             broken: false,
             closing: false,
-        };
-        #[cfg(unix)]
-        if let Kind::Fd(file) = &out.kind {
-            out.restore = make_nonblocking(file);
-            out.nonblocking = out.restore.is_some();
         }
-        out
     }
 
     fn pending_len(&self) -> usize {

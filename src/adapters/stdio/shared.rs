@@ -10,6 +10,7 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::ThreadId;
 
@@ -46,6 +47,11 @@ pub(super) struct State<M> {
 /// The shared half of a loop; see the module docs.
 pub(super) struct Shared<M> {
     state: Mutex<State<M>>,
+    /// `state.messages.len()`, written under the lock, so that the loop can see that
+    /// the mailbox is empty without taking the lock. A message it misses this way was
+    /// added after its look, and its wake-up makes the loop take the lock (in `wait`)
+    /// before it looks again.
+    queued: AtomicUsize,
     /// Mailbox senders and the reader thread wait here for room.
     room: Condvar,
     wake: Wake,
@@ -66,6 +72,7 @@ impl<M> Shared<M> {
                 waiting: 0,
                 signalled: false,
             }),
+            queued: AtomicUsize::new(0),
             room: Condvar::new(),
             wake: Wake::new()?,
         }))
@@ -114,23 +121,36 @@ impl<M> Shared<M> {
         state.stopped = true;
         state.loop_thread = None;
         let undelivered = std::mem::take(&mut state.messages);
+        self.queued.store(0, Ordering::Release);
         self.room.notify_all();
         drop(state);
         // Dropped outside the lock: a message's destructor may use a mailbox.
         drop(undelivered);
     }
 
+    /// Adds a message (there is room: the caller checked) and wakes the loop.
+    pub fn push_message(&self, mut state: MutexGuard<'_, State<M>>, message: M) {
+        state.messages.push_back(message);
+        self.queued.store(state.messages.len(), Ordering::Release);
+        self.signal(state);
+    }
+
     /// The next mailbox message, making room for a waiting sender.
     pub fn take_message(&self) -> Option<M> {
+        if self.queued.load(Ordering::Acquire) == 0 {
+            return None;
+        }
         let mut state = self.lock();
         let message = state.messages.pop_front()?;
+        self.queued.store(state.messages.len(), Ordering::Release);
         self.made_room(&state);
         Some(message)
     }
 }
 
-/// What `wait` found ready.
+/// What `wait` found ready (without `poll`, nothing: the loop looks at everything).
 #[derive(Default)]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(super) struct Ready {
     pub input: bool,
     pub output: bool,
