@@ -270,3 +270,29 @@ fn a_peer_that_stops_reading_and_closes_its_input_does_not_keep_the_server() {
     assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{error}");
     drop(client_in);
 }
+
+/// `O_NONBLOCK` belongs to the pipe's open description, which other holders share: the
+/// loop sets it only while it runs and leaves the pipe blocking, as it found it.
+#[test]
+#[cfg(unix)]
+fn the_output_pipe_is_left_blocking_as_it_was_found() {
+    let (server_in, client_out) = std::io::pipe().unwrap();
+    let (mut client_in, server_out) = std::io::pipe().unwrap();
+    let other_holder = server_out.try_clone().unwrap();
+    let server = std::thread::spawn(move || {
+        let config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap());
+        let mut ev_loop = StdioLoop::from_fd(server_in).unwrap();
+        let (mut rx, mut tx) = (vec![0u8; 4096], vec![0u8; 4096]);
+        let mut ep: Endpoint<'_, 4, 64> = Endpoint::new(config, &mut rx, &mut tx, ev_loop.clock().now()).unwrap();
+        let mut app = Inline { result: b"{}".to_vec(), owed: VecDeque::new() };
+        ev_loop.run(&mut ep, Sink::from_fd(server_out), &mut app)
+    });
+    drop(client_out);
+    assert_eq!(server.join().unwrap().unwrap(), CloseReason::PeerClosed);
+    // More than the pipe holds: a non-blocking write would fail with WouldBlock.
+    let writer = std::thread::spawn(move || (&other_holder).write_all(&[b'x'; 256 * 1024]));
+    let mut all = vec![0u8; 256 * 1024];
+    std::thread::sleep(Duration::from_millis(50));
+    std::io::Read::read_exact(&mut client_in, &mut all).unwrap();
+    writer.join().unwrap().expect("a blocking write waits for the reader");
+}
