@@ -1,25 +1,4 @@
-//! Where the loop's output goes: a [`Sink`].
-//!
-//! Two ways to write:
-//! * **Non-blocking**, on Unix, for this process's stdout ([`Sink::stdout`]) or a
-//!   descriptor ([`Sink::from_fd`]) that is a pipe or a socket. Each transmit is written
-//!   straight from the endpoint's buffer; what the pipe does not take is copied into a
-//!   bounded queue and written when `poll` says the pipe has room. While the queue holds
-//!   [`PENDING_LIMIT`] bytes or more, the loop stops draining the endpoint and taking
-//!   mailbox messages: the endpoint's transmit buffer then fills, it stops processing
-//!   input, its receive buffer fills, and the loop stops reading. A peer that does not
-//!   read its replies meets backpressure, while the loop itself keeps running: it keeps
-//!   reading into free buffer space (so a peer blocked writing a long message can finish
-//!   it and go on to read), and timers still fire.
-//! * **Blocking**, for any other `Write` and for ttys and regular files: one
-//!   `write_all` per transmit, then `flush`.
-//!
-//! `O_NONBLOCK` belongs to the open file description, which other processes holding the
-//! same pipe share: the loop sets it only while [`run`](super::StdioLoop::run) runs,
-//! restores the previous flags when it returns, and leaves it off when stderr is the same
-//! pipe (`2>&1`), where std's `eprintln!` would panic on `EAGAIN`. Children the
-//! application spawns should not inherit stdout (for MCP they must not write to it
-//! anyway).
+//! Where the loop's output goes: a [`Sink`], and how it is written.
 
 use std::io::{self, Write};
 use std::time::Duration;
@@ -31,6 +10,31 @@ pub const PENDING_LIMIT: usize = 64 * 1024;
 
 /// Where a [`StdioLoop`](super::StdioLoop) writes: this process's stdout, a descriptor,
 /// or any `Write` (every `Write` converts into a `Sink`).
+///
+/// Two ways to write:
+/// * **Non-blocking**, on Unix, for this process's stdout ([`Sink::stdout`]) or a
+///   descriptor ([`Sink::from_fd`]) that is a pipe or a socket. Each transmit is written
+///   straight from the endpoint's buffer; what the pipe does not take is copied into a
+///   bounded queue and written when `poll` says the pipe has room. While the queue holds
+///   [`PENDING_LIMIT`] bytes or more, the loop stops draining the endpoint and taking
+///   mailbox messages (`on_idle` still runs: what it sends waits in the endpoint's
+///   transmit buffer, or fails with `TxFull` when that is full): the endpoint's transmit
+///   buffer then fills, it stops processing input, its receive buffer fills, and the loop
+///   stops reading. A peer that does not read its replies meets backpressure, while the
+///   loop itself keeps running: it keeps reading into free buffer space (so a peer
+///   blocked writing a long message can finish it and go on to read, and an end of input
+///   is seen), and timers still fire. If the session ends with output still held, the
+///   loop waits up to its [`linger`](super::StdioLoop::linger) for the peer to take it,
+///   then `run` fails with [`TimedOut`](std::io::ErrorKind::TimedOut).
+/// * **Blocking**, for any other `Write` and for ttys and regular files: one
+///   `write_all` per transmit, then `flush`.
+///
+/// `O_NONBLOCK` belongs to the open file description, which other processes holding the
+/// same pipe share: the loop sets it only while [`run`](super::StdioLoop::run) runs,
+/// restores the previous flags when it returns, and leaves it off when stderr is the same
+/// pipe (`2>&1`), where std's `eprintln!` would panic on `EAGAIN`. Children the
+/// application spawns should not inherit stdout (for MCP they must not write to it
+/// anyway).
 pub struct Sink<'w> {
     kind: Kind<'w>,
 }
@@ -43,7 +47,7 @@ enum Kind<'w> {
 
 impl Sink<'static> {
     /// This process's stdout, written without std's line buffering: non-blocking while
-    /// the loop runs when it is a pipe or a socket (see the [module docs](self)), blocking
+    /// the loop runs when it is a pipe or a socket (see the [type docs](Sink)), blocking
     /// otherwise. Anything already printed through `std::io::stdout()` is flushed first.
     pub fn stdout() -> io::Result<Self> {
         io::stdout().flush()?;
