@@ -1,0 +1,172 @@
+//! Everything that meets mcp-sansio's session API: the configuration, the endpoint and
+//! its buffers in statics, the drain loop, and answers given after the event that
+//! brought the request (the `blink` tool's).
+//!
+//! Kept in one place because that API is being reworked (issue 8: handles for late
+//! answers, `const` JSON literals, a tunable transmit-buffer floor, typed capabilities,
+//! partial transmits); the rest of the firmware only meets `IncomingRequest` through
+//! `app`.
+
+use mcp_sansio::session::{Responded, SendError};
+use mcp_sansio::wire::{ErrorCode, RawJson, RequestId, RequestIdRef};
+use mcp_sansio::{Config, Endpoint, Instant, Output, Role};
+use serde::Serialize;
+
+use crate::app::App;
+use crate::hw::uart;
+
+/// Requests of ours in flight at once: this server sends none (no keepalive), but the
+/// table cannot be empty.
+pub const OUT: usize = 1;
+/// Requests of the client's in flight at once: a running `blink` and one more.
+pub const IN: usize = 2;
+/// The receive buffer: the longest line a client sends (the official SDKs'
+/// `initialize` is the longest, under 300 bytes) with room for a second one behind it.
+pub const RX_LEN: usize = 1024;
+/// The transmit buffer: at least the endpoint's floor (the `initialize` result plus a
+/// 512-byte reserve for the replies it writes itself).
+pub const TX_LEN: usize = 1024;
+
+/// The endpoint this firmware runs.
+pub type Server = Endpoint<'static, OUT, IN>;
+
+const SERVER_INFO: &str = concat!(
+    r#"{"name":"mcp-sansio-cortex-m","title":"mcp-sansio on a Cortex-M4F (QEMU mps2-an386)","version":""#,
+    env!("CARGO_PKG_VERSION"),
+    r#""}"#
+);
+
+#[cfg(feature = "resources")]
+macro_rules! resources_cap {
+    () => {
+        r#","resources":{}"#
+    };
+}
+#[cfg(not(feature = "resources"))]
+macro_rules! resources_cap {
+    () => {
+        ""
+    };
+}
+#[cfg(feature = "prompts")]
+macro_rules! prompts_cap {
+    () => {
+        r#","prompts":{}"#
+    };
+}
+#[cfg(not(feature = "prompts"))]
+macro_rules! prompts_cap {
+    () => {
+        ""
+    };
+}
+#[cfg(feature = "logging")]
+macro_rules! logging_cap {
+    () => {
+        r#","logging":{}"#
+    };
+}
+#[cfg(not(feature = "logging"))]
+macro_rules! logging_cap {
+    () => {
+        ""
+    };
+}
+
+/// What this build offers (the endpoint reads its own flags from it, and refuses the
+/// methods of anything not declared).
+const CAPABILITIES: &str = concat!(r#"{"tools":{}"#, resources_cap!(), prompts_cap!(), logging_cap!(), "}");
+
+/// The endpoint, in a static, over buffers in statics. (`Endpoint::new` is not `const`
+/// and validates the JSON above at run time, so this is built at boot.)
+pub fn start(now: Instant) -> &'static mut Server {
+    let json = |text: &'static str| RawJson::parse(text.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
+    let config = Config::new(Role::Server, json(SERVER_INFO))
+        .capabilities(json(CAPABILITIES))
+        .instructions("A simulated device: add, read_sensor, blink (slow, with progress), stats.");
+    let (Some(rx), Some(tx)) =
+        (cortex_m::singleton!(: [u8; RX_LEN] = [0; RX_LEN]), cortex_m::singleton!(: [u8; TX_LEN] = [0; TX_LEN]))
+    else {
+        crate::fatal("buffers taken twice")
+    };
+    match Endpoint::new(config, rx, tx, now) {
+        Ok(ep) => match cortex_m::singleton!(: Server = ep) {
+            Some(ep) => ep,
+            None => crate::fatal("endpoint taken twice"),
+        },
+        Err(e) => {
+            error!("endpoint refused its configuration: {}", e);
+            crate::fatal("endpoint configuration")
+        }
+    }
+}
+
+/// Moves received bytes from the UART's ring straight into the receive buffer.
+pub fn feed(ep: &mut Server, now: Instant) {
+    uart::poll();
+    let n = uart::RX.pop_into(ep.input_buffer());
+    if n > 0 {
+        ep.commit_input(now, n);
+        // Room in the ring again: take a byte the UART may have kept back.
+        uart::poll();
+    }
+}
+
+/// Drains the endpoint: writes its bytes to the UART, hands events to `app`. Returns
+/// the endpoint's next deadline.
+pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
+    loop {
+        match ep.poll_output() {
+            Output::Transmit(bytes) => uart::write(bytes),
+            Output::Event(event) => app.on_event(event, now),
+            Output::Idle { next_timeout } => return next_timeout,
+        }
+    }
+}
+
+/// Answers a request from its event. An answer that does not fit the transmit buffer
+/// gets a short error instead, so the client is never left waiting.
+pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequest<'_>, result: &R) {
+    match req.respond(result) {
+        Ok(_) => {}
+        Err(SendError::TxFull { needed, .. }) => {
+            warn!("answer to {=str} needs {=usize} bytes: sent an error instead", req.method.name(), needed);
+            let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
+        }
+        Err(e) => warn!("answer to {=str} failed: {}", req.method.name(), e),
+    }
+}
+
+/// A request answered after its event returned: today its owned id (issue 8 gives
+/// `PendingRequest` handles instead).
+pub struct Pending(RequestId);
+
+impl Pending {
+    pub fn of(req: &mcp_sansio::session::IncomingRequest<'_>) -> Self {
+        Self(req.id_owned())
+    }
+
+    pub fn is(&self, id: RequestIdRef<'_>) -> bool {
+        self.0 == id
+    }
+
+    /// `notifications/progress` for it, if the client asked for progress.
+    pub fn progress(&self, ep: &mut Server, done: u32, total: u32, message: &str) -> Result<(), SendError> {
+        ep.send_progress(self.0.as_ref(), u64::from(done), Some(u64::from(total)), Some(message))
+    }
+
+    /// The final answer (which the endpoint suppresses if the client cancelled).
+    pub fn finish<R: Serialize + ?Sized>(&self, ep: &mut Server, result: &R) -> Result<Responded, SendError> {
+        ep.respond(self.0.as_ref(), result)
+    }
+}
+
+/// `notifications/message`.
+#[cfg(feature = "logging")]
+pub fn log_message(
+    ep: &mut Server,
+    now: Instant,
+    params: &mcp_sansio::mcp::LoggingMessageParams<'_>,
+) -> Result<(), SendError> {
+    ep.send_notification(now, "notifications/message", Some(params))
+}

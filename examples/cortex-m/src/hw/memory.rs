@@ -1,0 +1,50 @@
+//! RAM accounting: the statics' size and the stack's high-water mark.
+//!
+//! cortex-m-rt (feature `paint-stack`) fills the stack region, from `_stack_end` (the
+//! end of the statics) up to `_stack_start` (the top of RAM), with 0xcccc_cccc before
+//! `main`. The stack grows down from the top, so the lowest word that no longer holds
+//! the paint marks the deepest the stack has ever been.
+
+use cortex_m_rt::heap_start;
+
+const PAINT: u32 = 0xcccc_cccc;
+
+unsafe extern "C" {
+    static _stack_start: u32;
+    static _stack_end: u32;
+    static __sdata: u32;
+}
+
+fn addr(p: *const u32) -> usize {
+    p as usize
+}
+
+/// Bytes of RAM taken by statics (.data, .bss, .uninit).
+pub fn statics() -> usize {
+    // Taking the address of a linker symbol reads nothing.
+    addr(heap_start()) - addr(&raw const __sdata)
+}
+
+/// Bytes of RAM the stack may use.
+pub fn stack_size() -> usize {
+    addr(&raw const _stack_start) - addr(&raw const _stack_end)
+}
+
+/// The most stack used since boot, in bytes.
+pub fn stack_high_water() -> usize {
+    let bottom = addr(&raw const _stack_end);
+    let top = addr(&raw const _stack_start);
+    let mut p = bottom;
+    while p < top {
+        // SAFETY: [bottom, top) is the stack region the linker script reserves in RAM:
+        // aligned, mapped, and holding no Rust object below the current stack pointer;
+        // a volatile read of a word there has no side effects. (Words above the stack
+        // pointer belong to live frames, but reading them races with nothing: only this
+        // thread of execution, or an interrupt that has since returned, writes there.)
+        if unsafe { core::ptr::read_volatile(p as *const u32) } != PAINT {
+            break;
+        }
+        p += 4;
+    }
+    top - p
+}

@@ -1,0 +1,81 @@
+//! An MCP server on a Cortex-M4F: mcp-sansio's endpoint over UART0 of QEMU's
+//! `mps2-an386` board, with no allocator. See README.md.
+//!
+//! | module | job |
+//! |---|---|
+//! | `hw` | the board: UART, SysTick, semihosting, the defmt logger, RAM accounting (all the `unsafe`) |
+//! | `endpoint` | everything that meets the session API: configuration, statics, the drain, late answers |
+//! | `app` | what each request gets: tools, resources, prompts, logging |
+//! | `device` | the simulated LED and sensors |
+//! | `text` | integers to text without `core::fmt` |
+#![no_std]
+#![no_main]
+#![deny(unsafe_code)]
+
+#[macro_use]
+mod log;
+mod app;
+mod device;
+mod endpoint;
+#[allow(unsafe_code)]
+mod hw;
+mod text;
+
+use cortex_m_rt::entry;
+
+use crate::hw::clock::Clock;
+
+#[entry]
+fn main() -> ! {
+    let Some(p) = cortex_m::Peripherals::take() else { fatal("peripherals taken twice") };
+    hw::clock::init(p.SYST);
+    #[cfg(feature = "defmt")]
+    hw::logger::init();
+    hw::uart::init();
+    let mut clock = Clock::new();
+    let now = clock.now();
+    let server = endpoint::start(now);
+    // The time the first byte arrives varies from boot to boot (host scheduling), unlike
+    // anything the guest can read at reset: it seeds the cursor key.
+    while hw::uart::RX.is_empty() && !hw::uart::byte_held() {
+        hw::sleep_unless_input();
+    }
+    let mut app = app::App::new(cortex_m::peripheral::SYST::get_current() ^ clock.now().as_millis() as u32);
+    #[cfg(feature = "defmt")]
+    info!("up: endpoint {=usize} B, log {=bool}", core::mem::size_of::<endpoint::Server>(), hw::logger::is_open());
+
+    loop {
+        let now = clock.now();
+        endpoint::feed(server, now);
+        let mut deadline = endpoint::drain(server, &mut app, now);
+        while app.on_idle(server, now) {
+            deadline = endpoint::drain(server, &mut app, now);
+        }
+        let deadline = match (deadline, app.next_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if deadline.is_some_and(|d| clock.now() >= d) {
+            server.handle_timeout(clock.now());
+            continue;
+        }
+        // Until a byte arrives or the next SysTick (10 ms), which is how deadlines are met.
+        hw::sleep_unless_input();
+    }
+}
+
+/// Stops for good, after logging why.
+pub fn fatal(why: &'static str) -> ! {
+    error!("fatal: {=str}", why);
+    hw::on_fatal_fault()
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    // The location only: formatting the message would link core::fmt.
+    match info.location() {
+        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
+        None => error!("panic"),
+    }
+    hw::on_fatal_fault()
+}
