@@ -33,17 +33,23 @@ fn main() -> ! {
     hw::logger::init();
     hw::uart::init();
     let mut clock = Clock::new();
-    let now = clock.now();
-    let server = endpoint::start(now);
+    let server = endpoint::start(clock.now());
+    #[cfg(feature = "stats")]
+    hw::memory::mark_boot();
     // The time the first byte arrives varies from boot to boot (host scheduling), unlike
     // anything the guest can read at reset: it seeds the cursor key.
     while hw::uart::RX.is_empty() && !hw::uart::byte_held() {
         hw::sleep_unless_input();
     }
-    let mut app = app::App::new(cortex_m::peripheral::SYST::get_current() ^ clock.now().as_millis() as u32);
-    #[cfg(feature = "defmt")]
-    info!("up: endpoint {=usize} B, log {=bool}", core::mem::size_of::<endpoint::Server>(), hw::logger::is_open());
+    let seed = cortex_m::peripheral::SYST::get_current() ^ clock.now().as_millis() as u32;
+    info!("up: endpoint {=usize} B", core::mem::size_of::<endpoint::Server>());
+    serve(server, app::App::new(seed), clock)
+}
 
+/// The main loop: feed input, drain, run what is due, sleep. (A function of its own,
+/// not inlined, so that its stack frame does not also hold what booting needed.)
+#[inline(never)]
+fn serve(server: &mut endpoint::Server, mut app: app::App, mut clock: Clock) -> ! {
     loop {
         let now = clock.now();
         endpoint::feed(server, now);

@@ -10,11 +10,11 @@
 use core::time::Duration;
 
 use mcp_sansio::Instant;
-use mcp_sansio::mcp::CallToolResult;
 use mcp_sansio::session::{IncomingRequest, Responded, SendError};
 use mcp_sansio::wire::{RawJson, RequestIdRef};
 use serde::Deserialize;
 
+use super::tools;
 use crate::device::Device;
 use crate::endpoint::{Pending, Server, answer};
 use crate::text::Text;
@@ -69,18 +69,19 @@ impl Blink {
 
     /// Accepts a call (and answers it later), or answers it now with a tool error.
     /// Returns the number of blinks started.
+    #[inline(never)]
     pub fn start(&mut self, req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) -> Option<u32> {
         let Ok(Args { times, interval_ms }) = args.decode() else {
-            answer(req, &CallToolResult::error("Invalid arguments: times and interval_ms are integers"));
+            answer(req, &tools::error("Invalid arguments: times and interval_ms are integers"));
             return None;
         };
         let (times, interval) = (times.unwrap_or(5), interval_ms.unwrap_or(100));
         if !(1..=50).contains(&times) || !(10..=2000).contains(&interval) {
-            answer(req, &CallToolResult::error("Invalid arguments: times 1-50, interval_ms 10-2000"));
+            answer(req, &tools::error("Invalid arguments: times 1-50, interval_ms 10-2000"));
             return None;
         }
         if self.job.is_some() {
-            answer(req, &CallToolResult::error("Busy: the LED is already blinking"));
+            answer(req, &tools::error("Busy: the LED is already blinking"));
             return None;
         }
         let interval = Duration::from_millis(u64::from(interval));
@@ -110,11 +111,12 @@ impl Blink {
     }
 
     /// Does what has come due. Returns what ended, if the job did.
+    #[inline(never)]
     pub fn step(&mut self, ep: &mut Server, device: &mut Device, now: Instant) -> Option<Outcome> {
         let job = self.job.as_mut()?;
         if job.cancelled {
             // Frees the request's slot; nothing goes on the wire.
-            return match job.call.finish(ep, &CallToolResult::text("cancelled")) {
+            return match job.call.finish(ep, &tools::text("cancelled")) {
                 Ok(Responded::Suppressed) | Ok(Responded::Sent) | Err(SendError::UnknownRequest) => {
                     info!("blink: cancelled after {=u32} of {=u32}", job.done, job.times);
                     let done = job.done;
@@ -144,7 +146,7 @@ impl Blink {
         }
         let mut text = Text::<32>::new();
         text.push_str("blinked ").push_u64(job.times.into()).push_str(" times");
-        match job.call.finish(ep, &CallToolResult::text(text.as_str())) {
+        match job.call.finish(ep, &tools::text(text.as_str())) {
             Err(SendError::TxFull { .. }) => None, // sent on the next wake, once the buffer drained
             outcome => {
                 if let Err(e) = outcome {

@@ -23,6 +23,7 @@ impl Logging {
         Self { level: None, queue: [const { None }; QUEUE] }
     }
 
+    #[inline(never)]
     pub fn set_level(&mut self, req: &mut IncomingRequest<'_>) {
         match req.params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()) {
             Some(p) => {
@@ -51,6 +52,7 @@ impl Logging {
     }
 
     /// Sends what is queued; true if something was.
+    #[inline(never)]
     pub fn flush(&mut self, ep: &mut Server, now: Instant) -> bool {
         let mut sent = false;
         for slot in self.queue.iter_mut() {

@@ -17,10 +17,12 @@ static PROMPTS: [Prompt<'static>; 1] = [Prompt {
     ..Prompt::new("diagnose", &ARGUMENTS)
 }];
 
+#[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
     answer(req, &ListPromptsResult::new(&PROMPTS));
 }
 
+#[inline(never)]
 pub fn get(req: &mut IncomingRequest<'_>) {
     let Some(p) = req.params.and_then(|p| p.decode::<GetPromptParams<'_>>().ok()) else {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: a prompt name is required");

@@ -38,6 +38,7 @@ impl Resources {
         Self { codec: CursorCodec::new(key) }
     }
 
+    #[inline(never)]
     pub fn list(&self, req: &mut IncomingRequest<'_>) {
         let start = match self.codec.position(req.params) {
             Ok(p) if (p as usize) < RESOURCES.len() => p as usize,
@@ -59,6 +60,7 @@ fn reject(req: &mut IncomingRequest<'_>, message: &str) {
     let _ = req.respond_error(ErrorCode::INVALID_PARAMS, message);
 }
 
+#[inline(never)]
 pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
     let Some(uri) = req.params.and_then(|p| p.decode::<ReadResourceParams<'_>>().ok()).and_then(|p| p.uri.as_plain())
     else {

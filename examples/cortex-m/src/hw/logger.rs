@@ -50,11 +50,6 @@ pub fn init() {
     }
 }
 
-/// Whether frames are going anywhere.
-pub fn is_open() -> bool {
-    HANDLE.load(Ordering::Relaxed) != NONE
-}
-
 fn out(buffer: &mut Buffer, bytes: &[u8]) {
     for &b in bytes {
         if buffer.len == BUF {
@@ -82,7 +77,8 @@ struct Logger;
 // `write`/`flush`/`release` are only called by defmt between `acquire` and `release`.
 unsafe impl defmt::Logger for Logger {
     fn acquire() {
-        let enabled = cortex_m::register::primask::read().is_inactive();
+        // PRIMASK "active" means interrupts are enabled.
+        let enabled = cortex_m::register::primask::read().is_active();
         cortex_m::interrupt::disable();
         if TAKEN.swap(true, Ordering::Acquire) {
             // A log call from inside a log call (a fault while logging): give up.

@@ -7,7 +7,12 @@
 
 use cortex_m_rt::heap_start;
 
+use core::sync::atomic::{AtomicUsize, Ordering};
+
 const PAINT: u32 = 0xcccc_cccc;
+
+/// The high-water mark when booting was done, before any request was served.
+static AT_BOOT: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" {
     static _stack_start: u32;
@@ -47,4 +52,14 @@ pub fn stack_high_water() -> usize {
         p += 4;
     }
     top - p
+}
+
+/// Records the high-water mark of booting (the endpoint built and moved into place).
+pub fn mark_boot() {
+    AT_BOOT.store(stack_high_water(), Ordering::Relaxed);
+}
+
+/// The high-water mark recorded by [`mark_boot`].
+pub fn boot_high_water() -> usize {
+    AT_BOOT.load(Ordering::Relaxed)
 }

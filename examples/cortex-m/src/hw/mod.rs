@@ -19,13 +19,15 @@ fn SysTick() {
     clock::on_tick();
 }
 
-/// Every interrupt without a handler of its own comes here (there is no device crate
-/// for this board to name them): UART0's receive interrupt is the only one enabled.
-#[exception]
-unsafe fn DefaultHandler(irqn: i16) {
-    if irqn == uart::RX_IRQ as i16 {
-        uart::on_rx_interrupt();
-    }
+/// The device's interrupt vectors (cortex-m-rt's `device` feature: the table has as
+/// many entries as this, instead of a generic 240): only UART0's receive interrupt,
+/// IRQ 0, is used.
+#[unsafe(link_section = ".vector_table.interrupts")]
+#[unsafe(no_mangle)]
+static __INTERRUPTS: [extern "C" fn(); 1] = [uart0_rx];
+
+extern "C" fn uart0_rx() {
+    uart::on_rx_interrupt();
 }
 
 /// A fault or panic the firmware cannot recover from: stop, idle (QEMU keeps running;
