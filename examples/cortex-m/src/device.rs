@@ -3,21 +3,21 @@
 
 use mcp_sansio::Instant;
 
+#[cfg(any(feature = "blink", feature = "resources"))]
 pub struct Device {
     /// Whether the LED is lit (the `blink` tool toggles it).
     pub led: bool,
-    /// Times the LED has been toggled since boot.
-    pub toggles: u32,
 }
 
+#[cfg(any(feature = "blink", feature = "resources"))]
 impl Device {
     pub const fn new() -> Self {
-        Self { led: false, toggles: 0 }
+        Self { led: false }
     }
 
+    #[cfg(feature = "blink")]
     pub fn toggle(&mut self) {
         self.led = !self.led;
-        self.toggles = self.toggles.wrapping_add(1);
     }
 }
 

@@ -7,8 +7,12 @@
 //! partial transmits); the rest of the firmware only meets `IncomingRequest` through
 //! `app`.
 
-use mcp_sansio::session::{Responded, SendError};
-use mcp_sansio::wire::{ErrorCode, RawJson, RequestId, RequestIdRef};
+#[cfg(feature = "blink")]
+use mcp_sansio::session::Responded;
+use mcp_sansio::session::SendError;
+use mcp_sansio::wire::{ErrorCode, RawJson};
+#[cfg(feature = "blink")]
+use mcp_sansio::wire::{RequestId, RequestIdRef};
 use mcp_sansio::{Config, Endpoint, Instant, Output, Role};
 use serde::Serialize;
 
@@ -139,10 +143,12 @@ pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequ
     }
 }
 
+#[cfg(feature = "blink")]
 /// A request answered after its event returned: today its owned id (issue 8 gives
 /// `PendingRequest` handles instead).
 pub struct Pending(RequestId);
 
+#[cfg(feature = "blink")]
 impl Pending {
     pub fn of(req: &mcp_sansio::session::IncomingRequest<'_>) -> Self {
         Self(req.id_owned())

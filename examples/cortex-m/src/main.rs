@@ -79,9 +79,7 @@ pub fn fatal(why: &'static str) -> ! {
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     // The location only: formatting the message would link core::fmt.
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
+    let (file, line) = info.location().map_or(("?", 0), |l| (l.file(), l.line()));
+    error!("panic at {=str}:{=u32}", file, line);
     hw::on_fatal_fault()
 }

@@ -19,10 +19,12 @@ use mcp_sansio::session::{Event, IncomingRequest, Misbehavior};
 use mcp_sansio::wire::ErrorCode;
 use mcp_sansio::{Instant, Method};
 
+#[cfg(any(feature = "blink", feature = "resources"))]
 use crate::device::Device;
 use crate::endpoint::{self, Server};
 
 pub struct App {
+    #[cfg(any(feature = "blink", feature = "resources"))]
     device: Device,
     #[cfg(feature = "blink")]
     blink: blink::Blink,
@@ -37,6 +39,7 @@ impl App {
     pub fn new(seed: u32) -> Self {
         let _ = seed;
         Self {
+            #[cfg(any(feature = "blink", feature = "resources"))]
             device: Device::new(),
             #[cfg(feature = "blink")]
             blink: blink::Blink::new(),
@@ -86,6 +89,7 @@ impl App {
             #[cfg(feature = "logging")]
             Method::LoggingSetLevel => self.logging.set_level(req),
             _ => {
+                warn!("unknown method {=str}", req.method.name());
                 let _ = req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found");
             }
         }
@@ -117,6 +121,7 @@ impl App {
 
     /// Work that does not wait for input: `blink` steps, log messages. Returns true if
     /// it gave the endpoint something to send (drain again).
+    #[allow(unused_mut)]
     pub fn on_idle(&mut self, ep: &mut Server, now: Instant) -> bool {
         let mut sent = false;
         #[cfg(feature = "blink")]

@@ -38,17 +38,34 @@ macro_rules! sensor_schema {
         r#"{"type":"object","properties":{"sensor":{"type":"string","enum":["temperature","humidity"]}},"required":["sensor"]}"#
     };
 }
+#[cfg(feature = "blink")]
 macro_rules! blink_schema {
     () => {
         r#"{"type":"object","properties":{"times":{"type":"integer","minimum":1,"maximum":50},"interval_ms":{"type":"integer","minimum":10,"maximum":2000}}}"#
     };
 }
-const ADD: &str = "Adds two integers.";
-const SENSOR: &str = "Reads the temperature or humidity sensor.";
+macro_rules! add_description {
+    () => {
+        "Adds two integers."
+    };
+}
+macro_rules! sensor_description {
+    () => {
+        "Reads the temperature or humidity sensor."
+    };
+}
 #[cfg(feature = "blink")]
-const BLINK: &str = "Blinks the LED, reporting progress; slow, and can be cancelled.";
+macro_rules! blink_description {
+    () => {
+        "Blinks the LED, reporting progress; slow, and can be cancelled."
+    };
+}
 #[cfg(feature = "stats")]
-const STATS: &str = "RAM use: stack high-water mark, statics, buffers.";
+macro_rules! stats_description {
+    () => {
+        "RAM use: stack high-water mark, statics, buffers."
+    };
+}
 
 /// The tool list. (Built per request: a `Tool` holds its schema as `RawJson`, which has
 /// no `const` constructor yet, so the table cannot be a `static`.)
@@ -57,12 +74,12 @@ const STATS: &str = "RAM use: stack high-water mark, statics, buffers.";
 pub fn list(req: &mut IncomingRequest<'_>) {
     let schema = |s: &'static str| RawJson::parse(s.as_bytes()).unwrap_or(mcp_sansio::mcp::NO_ARGUMENTS);
     let tools = [
-        Tool::new("add", schema(add_schema!())).with_description(ADD),
-        Tool::new("read_sensor", schema(sensor_schema!())).with_description(SENSOR),
+        Tool::new("add", schema(add_schema!())).with_description(add_description!()),
+        Tool::new("read_sensor", schema(sensor_schema!())).with_description(sensor_description!()),
         #[cfg(feature = "blink")]
-        Tool::new("blink", schema(blink_schema!())).with_description(BLINK),
+        Tool::new("blink", schema(blink_schema!())).with_description(blink_description!()),
         #[cfg(feature = "stats")]
-        Tool::new("stats", mcp_sansio::mcp::NO_ARGUMENTS).with_description(STATS),
+        Tool::new("stats", mcp_sansio::mcp::NO_ARGUMENTS).with_description(stats_description!()),
     ];
     answer(req, &ListToolsResult::new(&tools));
 }
@@ -70,7 +87,13 @@ pub fn list(req: &mut IncomingRequest<'_>) {
 #[cfg(all(feature = "lean-tools", feature = "blink"))]
 macro_rules! blink_json {
     () => {
-        concat!(r#",{"name":"blink","description":"Blinks the LED, reporting progress; slow, and can be cancelled.","inputSchema":"#, blink_schema!(), "}")
+        concat!(
+            r#",{"name":"blink","description":""#,
+            blink_description!(),
+            r#"","inputSchema":"#,
+            blink_schema!(),
+            "}"
+        )
     };
 }
 #[cfg(all(feature = "lean-tools", not(feature = "blink")))]
@@ -82,7 +105,7 @@ macro_rules! blink_json {
 #[cfg(all(feature = "lean-tools", feature = "stats"))]
 macro_rules! stats_json {
     () => {
-        r#",{"name":"stats","description":"RAM use: stack high-water mark, statics, buffers.","inputSchema":{"type":"object"}}"#
+        concat!(r#",{"name":"stats","description":""#, stats_description!(), r#"","inputSchema":{"type":"object"}}"#)
     };
 }
 #[cfg(all(feature = "lean-tools", not(feature = "stats")))]
@@ -95,9 +118,13 @@ macro_rules! stats_json {
 /// The `tools/list` result, written out (the same bytes the `Tool`s serialize to).
 #[cfg(feature = "lean-tools")]
 const TOOLS_JSON: &str = concat!(
-    r#"{"tools":[{"name":"add","description":"Adds two integers.","inputSchema":"#,
+    r#"{"tools":[{"name":"add","description":""#,
+    add_description!(),
+    r#"","inputSchema":"#,
     add_schema!(),
-    r#"},{"name":"read_sensor","description":"Reads the temperature or humidity sensor.","inputSchema":"#,
+    r#"},{"name":"read_sensor","description":""#,
+    sensor_description!(),
+    r#"","inputSchema":"#,
     sensor_schema!(),
     "}",
     blink_json!(),
@@ -108,7 +135,6 @@ const TOOLS_JSON: &str = concat!(
 #[cfg(feature = "lean-tools")]
 #[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
-    let _ = (ADD, SENSOR);
     answer(req, &RawJson::parse(TOOLS_JSON.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT));
 }
 

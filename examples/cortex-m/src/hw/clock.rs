@@ -38,6 +38,7 @@ pub fn on_tick() {
 }
 
 /// Milliseconds since boot, modulo 2^32 ticks: for log timestamps, which need no state.
+#[cfg(feature = "defmt")]
 pub fn uptime_ms() -> u64 {
     let (ticks, into) = sample();
     u64::from(ticks) * MS_PER_TICK + u64::from(into)

@@ -9,6 +9,7 @@
 //! Each frame is collected in a small buffer and written with one semihosting call when
 //! the frame ends (or the buffer fills), so a log line costs one trap to the host.
 
+use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::semihosting;
@@ -27,11 +28,17 @@ struct Buffer {
     len: usize,
 }
 
-// Both are touched only between `acquire` and `release`, with interrupts masked and
-// `TAKEN` set, so by one context at a time; they are separate so that the encoder can
-// call back into the buffer without two mutable references to the same thing.
-static mut ENCODER: defmt::Encoder = defmt::Encoder::new();
-static mut BUFFER: Buffer = Buffer { bytes: [0; BUF], len: 0 };
+/// State touched only between `acquire` and `release`, with interrupts masked and
+/// `TAKEN` set, so by one context at a time.
+struct Held<T>(UnsafeCell<T>);
+
+// SAFETY: see `Held`: access is serialized by `TAKEN` and the interrupt mask.
+unsafe impl<T> Sync for Held<T> {}
+
+// Separate, so that the encoder can call back into the buffer without two mutable
+// references to the same thing.
+static ENCODER: Held<defmt::Encoder> = Held(UnsafeCell::new(defmt::Encoder::new()));
+static BUFFER: Held<Buffer> = Held(UnsafeCell::new(Buffer { bytes: [0; BUF], len: 0 }));
 /// Whether interrupts were enabled when the frame began.
 static RESTORE: AtomicBool = AtomicBool::new(false);
 
@@ -87,19 +94,19 @@ unsafe impl defmt::Logger for Logger {
         RESTORE.store(enabled, Ordering::Relaxed);
         // SAFETY: we hold the logger (TAKEN, interrupts masked), so these are the only
         // references to ENCODER and BUFFER until `release`; they do not overlap.
-        unsafe { (*(&raw mut ENCODER)).start_frame(|b| out(&mut *(&raw mut BUFFER), b)) };
+        unsafe { (*ENCODER.0.get()).start_frame(|b| out(&mut *BUFFER.0.get(), b)) };
     }
 
     unsafe fn flush() {
         // SAFETY: defmt calls this between acquire and release (see `acquire`).
-        flush(unsafe { &mut *(&raw mut BUFFER) });
+        flush(unsafe { &mut *BUFFER.0.get() });
     }
 
     unsafe fn release() {
         // SAFETY: between acquire and release (see `acquire`).
         unsafe {
-            (*(&raw mut ENCODER)).end_frame(|b| out(&mut *(&raw mut BUFFER), b));
-            flush(&mut *(&raw mut BUFFER));
+            (*ENCODER.0.get()).end_frame(|b| out(&mut *BUFFER.0.get(), b));
+            flush(&mut *BUFFER.0.get());
         }
         let restore = RESTORE.load(Ordering::Relaxed);
         TAKEN.store(false, Ordering::Release);
@@ -112,7 +119,7 @@ unsafe impl defmt::Logger for Logger {
 
     unsafe fn write(bytes: &[u8]) {
         // SAFETY: between acquire and release (see `acquire`).
-        unsafe { (*(&raw mut ENCODER)).write(bytes, |b| out(&mut *(&raw mut BUFFER), b)) };
+        unsafe { (*ENCODER.0.get()).write(bytes, |b| out(&mut *BUFFER.0.get(), b)) };
     }
 }
 
