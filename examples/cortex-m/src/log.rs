@@ -2,8 +2,8 @@
 //!
 //! The firmware logs protocol events and the peer's misbehaviour; the frames travel
 //! through semihosting to a host file (see `hw::logger`), never to the serial port.
-//! Without the feature the arguments are still type-checked and then dropped, so both
-//! builds see the same code.
+//! Without the feature the arguments are still type-checked but never evaluated, so both
+//! builds see the same code and the quiet one carries none of it.
 
 #[cfg(feature = "defmt")]
 macro_rules! debug { ($($t:tt)*) => { defmt::debug!($($t)*) } }
@@ -17,7 +17,9 @@ macro_rules! error { ($($t:tt)*) => { defmt::error!($($t)*) } }
 #[cfg(not(feature = "defmt"))]
 macro_rules! discard {
     ($fmt:literal $(, $arg:expr)* $(,)?) => {{
-        $( let _ = &$arg; )*
+        if false {
+            $( let _ = &$arg; )*
+        }
     }};
 }
 #[cfg(not(feature = "defmt"))]

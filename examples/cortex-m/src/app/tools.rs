@@ -246,13 +246,16 @@ pub fn read_sensor(req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instan
 pub fn stats(req: &mut IncomingRequest<'_>, now: Instant) {
     use crate::endpoint::{RX_LEN, Server, TX_LEN};
     use crate::hw::memory;
-    let high_water = memory::stack_high_water();
-    info!("stats: stack high-water {=usize} B", high_water);
-    let mut text = Text::<192>::new();
+    let serving = memory::stack_high_water();
+    let high_water = serving.max(memory::boot_high_water());
+    info!("stats: stack high-water {=usize} B (serving {=usize} B)", high_water, serving);
+    let mut text = Text::<224>::new();
     text.push_str("stack_high_water=")
         .push_u64(high_water as u64)
         .push_str(" boot_high_water=")
         .push_u64(memory::boot_high_water() as u64)
+        .push_str(" serving_high_water=")
+        .push_u64(serving as u64)
         .push_str(" stack_size=")
         .push_u64(memory::stack_size() as u64)
         .push_str(" statics=")

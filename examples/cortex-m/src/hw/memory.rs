@@ -4,6 +4,10 @@
 //! end of the statics) up to `_stack_start` (the top of RAM), with 0xcccc_cccc before
 //! `main`. The stack grows down from the top, so the lowest word that no longer holds
 //! the paint marks the deepest the stack has ever been.
+//!
+//! Booting builds the endpoint on the stack and moves it into its static, which can
+//! reach deeper than serving ever does; so after booting the high-water mark is recorded
+//! and the region below the stack pointer painted again, to tell the two apart.
 
 use cortex_m_rt::heap_start;
 
@@ -35,7 +39,7 @@ pub fn stack_size() -> usize {
     addr(&raw const _stack_start) - addr(&raw const _stack_end)
 }
 
-/// The most stack used since boot, in bytes.
+/// The most stack used since boot, or since [`mark_boot`] once it has run, in bytes.
 pub fn stack_high_water() -> usize {
     let bottom = addr(&raw const _stack_end);
     let top = addr(&raw const _stack_start);
@@ -54,9 +58,24 @@ pub fn stack_high_water() -> usize {
     top - p
 }
 
-/// Records the high-water mark of booting (the endpoint built and moved into place).
+/// Records the high-water mark of booting (the endpoint built and moved into place),
+/// then paints the unused stack again, so that [`stack_high_water`] reports serving
+/// alone from now on.
+#[inline(never)]
 pub fn mark_boot() {
     AT_BOOT.store(stack_high_water(), Ordering::Relaxed);
+    cortex_m::interrupt::free(|_| {
+        // Stop well short of this function's own frame.
+        let below = cortex_m::register::msp::read() as usize - 64;
+        let mut p = addr(&raw const _stack_end);
+        while p < below {
+            // SAFETY: [_stack_end, sp - 64) is stack that no frame uses: nothing is below
+            // the stack pointer but this function's callee-free loop, and no interrupt
+            // handler can push a frame there while interrupts are masked.
+            unsafe { core::ptr::write_volatile(p as *mut u32, PAINT) };
+            p += 4;
+        }
+    });
 }
 
 /// The high-water mark recorded by [`mark_boot`].
