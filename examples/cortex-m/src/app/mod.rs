@@ -21,7 +21,7 @@ use mcp_sansio::{Instant, Method};
 
 #[cfg(any(feature = "blink", feature = "resources"))]
 use crate::device::Device;
-use crate::endpoint::{self, Server};
+use crate::endpoint::Server;
 
 pub struct App {
     #[cfg(any(feature = "blink", feature = "resources"))]
@@ -163,5 +163,4 @@ fn misbehavior(m: &Misbehavior<'_>) {
         }
         _ => warn!("misbehavior: other"),
     }
-    let _ = endpoint::IN;
 }
