@@ -28,7 +28,7 @@ fi
 grep -qx "$TARGET" <<<"$(rustup target list --installed)" || rustup target add "$TARGET"
 grep -q '^llvm-tools' <<<"$(rustup component list --installed)" || rustup component add llvm-tools
 defmt_print=$cache/defmt-print/bin/defmt-print
-if [ "$("$defmt_print" --version 2>/dev/null || true)" != "defmt-print $DEFMT_PRINT_VERSION" ]; then
+if [ "$("$defmt_print" --version 2>/dev/null | head -1 || true)" != "defmt-print $DEFMT_PRINT_VERSION" ]; then
     cargo install defmt-print --locked --version "$DEFMT_PRINT_VERSION" --root "$cache/defmt-print"
 fi
 MCP_INTEROP_CACHE=$cache/interop "$root/tests/interop/run.sh" --install-only
