@@ -26,8 +26,9 @@ pub const OUT: usize = 0;
 /// Requests of the client's in flight at once: a running `blink` and one more.
 pub const IN: usize = 2;
 /// The receive buffer: a whole line must fit. The official SDKs' longest line is their
-/// `initialize` (152 bytes from the Python client, about 240 from the TypeScript one);
-/// a `tools/call` with a progress token is about 150.
+/// `initialize` (157 bytes from the Python client, 161 from the TypeScript one, as CI
+/// runs them); a `tools/call` of `blink` with a progress token is about 145. A client
+/// declaring many capabilities sends more, hence twice the crate's 256-byte minimum.
 pub const RX_LEN: usize = 512;
 /// The transmit buffer: at least the endpoint's floor, the `initialize` result for the
 /// longest id (64 digits) plus a 512-byte reserve for the replies it writes itself: 845
