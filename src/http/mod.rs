@@ -13,3 +13,4 @@
 //! The server and client cores are built on these (issue 9).
 
 pub mod headers;
+pub mod server;
