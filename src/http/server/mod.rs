@@ -8,6 +8,7 @@ mod refusal;
 mod request;
 mod response;
 mod session_id;
+mod table;
 
 pub use body::{PostBody, classify_body};
 pub use classify::{Classified, RequestKind, classify};
@@ -19,3 +20,4 @@ pub use refusal::{AuthVerdict, BadRequest, Refusal, SESSION_NOT_FOUND, TRANSPORT
 pub use request::{Headers, RequestHead};
 pub use response::{BufferTooSmall, MIN_RESPONSE_BUFFER, Response, reason};
 pub use session_id::{IdMinter, MAX_SESSION_ID_LEN, SIGNED_ID_LEN, SessionId, SessionKey, SessionTicket};
+pub use table::{Entry, Lookup, SessionHandle, SessionStore, SessionTable, Slots};
