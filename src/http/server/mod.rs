@@ -3,11 +3,13 @@
 mod body;
 mod classify;
 mod config;
+mod log;
 mod mac;
 mod refusal;
 mod request;
 mod response;
 mod session_id;
+mod streams;
 mod table;
 
 pub use body::{PostBody, classify_body};
@@ -20,4 +22,5 @@ pub use refusal::{AuthVerdict, BadRequest, Refusal, SESSION_NOT_FOUND, TRANSPORT
 pub use request::{Headers, RequestHead};
 pub use response::{BufferTooSmall, MIN_RESPONSE_BUFFER, Response, reason};
 pub use session_id::{IdMinter, MAX_SESSION_ID_LEN, SIGNED_ID_LEN, SessionId, SessionKey, SessionTicket};
+pub use streams::{BodyKind, GET_STREAM, OpenError, PushError, ReadOutcome, StreamConfig, StreamOutput, Streams};
 pub use table::{Entry, Lookup, SessionHandle, SessionStore, SessionTable, Slots};
