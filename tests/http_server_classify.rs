@@ -288,3 +288,19 @@ fn last_event_id() {
     let h = with(&POST_OK, &[("Last-Event-ID", "3-17")]);
     assert_eq!(run(&c, "POST", "/mcp", &h).unwrap().last_event_id, None);
 }
+
+#[test]
+fn protocol_version_rule_once_the_session_is_known() {
+    use ProtocolVersion::*;
+    use mcp_sansio::http::server::check_session_version as check;
+    // 2025-03-26 sessions (and legacy ones) may omit it.
+    assert_eq!(check(None, V2025_03_26), Ok(V2025_03_26));
+    assert_eq!(check(None, V2024_11_05), Ok(V2024_11_05));
+    assert_eq!(check(Some(V2025_03_26), V2025_03_26), Ok(V2025_03_26));
+    for v in [V2025_06_18, V2025_11_25] {
+        assert_eq!(check(None, v), Err(BadRequest::MissingProtocolVersion));
+        assert_eq!(check(Some(v), v), Ok(v));
+        assert_eq!(check(Some(V2025_03_26), v), Err(BadRequest::ProtocolVersionMismatch));
+    }
+    assert_eq!(Refusal::BadRequest(BadRequest::MissingProtocolVersion).status(), 400);
+}

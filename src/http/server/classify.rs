@@ -184,7 +184,7 @@ fn check_origin<H: Headers + ?Sized>(config: &ServerConfig<'_>, headers: &H) -> 
 }
 
 fn check_accept<H: Headers + ?Sized>(headers: &H, kind: RequestKind) -> Result<(), Refusal<'static>> {
-    if headers.get("accept", 0).is_none() {
+    if headers.value("accept", 0).is_none() {
         return Ok(());
     }
     // Several field lines form one list; a type is acceptable when some line allows it
@@ -192,7 +192,7 @@ fn check_accept<H: Headers + ?Sized>(headers: &H, kind: RequestKind) -> Result<(
     let allows = |t: &str, s: &str| {
         let mut any = false;
         let mut nth = 0;
-        while let Some(v) = headers.get("accept", nth) {
+        while let Some(v) = headers.value("accept", nth) {
             match Accept::parse(v) {
                 Ok(a) => any |= a.allows(t, s),
                 Err(_) => return None,
@@ -234,4 +234,21 @@ fn check_length<H: Headers + ?Sized>(config: &ServerConfig<'_>, headers: &H) -> 
     }
     let n = digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
     if n > config.max_body as u64 { Err(Refusal::BodyTooLarge) } else { Ok(Some(n)) }
+}
+
+/// The `MCP-Protocol-Version` rule once the session is known: from 2025-06-18 the
+/// client must send the negotiated version on every request after `initialize`, and a
+/// value naming another version is refused; a 2025-03-26 (or legacy) session may omit
+/// it, which is what "absent means 2025-03-26" comes to when the session is known.
+/// Returns the version the request is served under.
+pub fn check_session_version(
+    header: Option<ProtocolVersion>,
+    negotiated: ProtocolVersion,
+) -> Result<ProtocolVersion, BadRequest> {
+    match header {
+        Some(v) if v != negotiated => Err(BadRequest::ProtocolVersionMismatch),
+        Some(v) => Ok(v),
+        None if negotiated >= ProtocolVersion::V2025_06_18 => Err(BadRequest::MissingProtocolVersion),
+        None => Ok(negotiated),
+    }
 }

@@ -2,7 +2,7 @@
 //!
 //! The core reads headers through the small [`Headers`] trait, so an adapter passes
 //! whatever it already has (`httparse`'s header array, hyper's `HeaderMap`) without
-//! copying: implement `get` and the core does the rest. Slices of `(name, value)` pairs
+//! copying: implement `value` and the core does the rest. Slices of `(name, value)` pairs
 //! implement it already.
 
 /// Read access to a request's header fields.
@@ -15,48 +15,48 @@
 /// ```
 /// use mcp_sansio::http::server::Headers;
 /// let headers: &[(&str, &[u8])] = &[("Accept", b"text/event-stream"), ("accept", b"application/json")];
-/// assert_eq!(headers.get("ACCEPT", 1), Some(&b"application/json"[..]));
-/// assert_eq!(headers.get("Host", 0), None);
+/// assert_eq!(headers.value("ACCEPT", 1), Some(&b"application/json"[..]));
+/// assert_eq!(headers.value("Host", 0), None);
 /// ```
 pub trait Headers {
     /// The `nth` value (0-based) of the field `name`, in the order received.
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]>;
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]>;
 }
 
 impl Headers for [(&str, &[u8])] {
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]> {
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         self.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).nth(nth).map(|(_, v)| *v)
     }
 }
 
 impl Headers for [(&str, &str)] {
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]> {
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         self.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).nth(nth).map(|(_, v)| v.as_bytes())
     }
 }
 
 impl<const N: usize> Headers for [(&str, &[u8]); N] {
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]> {
-        Headers::get(&self[..], name, nth)
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        Headers::value(&self[..], name, nth)
     }
 }
 
 impl<const N: usize> Headers for [(&str, &str); N] {
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]> {
-        Headers::get(&self[..], name, nth)
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        Headers::value(&self[..], name, nth)
     }
 }
 
 impl<H: Headers + ?Sized> Headers for &H {
-    fn get(&self, name: &str, nth: usize) -> Option<&[u8]> {
-        (**self).get(name, nth)
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        (**self).value(name, nth)
     }
 }
 
 /// The one value of a field that must appear at most once: `Ok(None)` when absent,
 /// `Err(())` when it appears twice.
 pub(crate) fn single<'h, H: Headers + ?Sized>(headers: &'h H, name: &str) -> Result<Option<&'h [u8]>, ()> {
-    match (headers.get(name, 0), headers.get(name, 1)) {
+    match (headers.value(name, 0), headers.value(name, 1)) {
         (v, None) => Ok(v),
         (Some(_), Some(_)) | (None, Some(_)) => Err(()),
     }

@@ -191,6 +191,49 @@ impl<'o> ResponseWriter<'o> {
     }
 }
 
+/// The head of a 200 response once its body kind is decided: `Content-Type`, the
+/// SSE fields that stop proxies from buffering or cutting the stream
+/// (`Cache-Control: no-cache`, `X-Accel-Buffering: no`), `Content-Length` for JSON,
+/// and `Mcp-Session-Id` when given (on the response that carries the `InitializeResult`,
+/// or always: clients ignore it elsewhere).
+///
+/// ```
+/// use mcp_sansio::http::server::{BodyKind, ok_head};
+/// let mut out = [0u8; 256];
+/// let head = ok_head(BodyKind::Sse, Some("abc"), &mut out).unwrap();
+/// assert_eq!(head.status, 200);
+/// assert_eq!(head.header("content-type"), Some("text/event-stream"));
+/// assert_eq!(head.header("x-accel-buffering"), Some("no"));
+/// assert_eq!(head.header("mcp-session-id"), Some("abc"));
+/// ```
+pub fn ok_head<'o>(
+    kind: super::streams::BodyKind,
+    session_id: Option<&str>,
+    out: &'o mut [u8],
+) -> Result<Response<'o>, BufferTooSmall> {
+    let mut w = ResponseWriter::new(out, 200);
+    match kind {
+        super::streams::BodyKind::Json { len } => {
+            w.header("Content-Type", b"application/json").header_u64("Content-Length", len as u64);
+        }
+        super::streams::BodyKind::Sse => {
+            w.header("Content-Type", b"text/event-stream")
+                .header("Cache-Control", b"no-cache")
+                .header("X-Accel-Buffering", b"no");
+        }
+    }
+    if let Some(id) = session_id.filter(|id| id.bytes().all(|b| (0x21..=0x7E).contains(&b))) {
+        w.header("Mcp-Session-Id", id.as_bytes());
+    }
+    w.finish()
+}
+
+/// The 202 of a POST that held only notifications and responses (no body), or of a
+/// legacy POST; and the 200 of a DELETE that ended a session (`status` 200).
+pub fn empty_response(status: u16, out: &mut [u8]) -> Result<Response<'_>, BufferTooSmall> {
+    ResponseWriter::new(out, status).finish()
+}
+
 /// `n` in decimal, in `digits`.
 pub(crate) fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &[u8] {
     let mut at = digits.len();
