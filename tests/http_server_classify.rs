@@ -304,3 +304,42 @@ fn protocol_version_rule_once_the_session_is_known() {
     }
     assert_eq!(Refusal::BadRequest(BadRequest::MissingProtocolVersion).status(), 400);
 }
+
+#[test]
+fn every_refusal_writes_a_well_formed_response_version_by_version() {
+    use mcp_sansio::http::server::MIN_RESPONSE_BUFFER;
+    use mcp_sansio::wire::Message;
+    let c = ServerConfig::new();
+    let refusals = [
+        (Refusal::MethodNotAllowed { allow: "GET, POST, DELETE" }, 405),
+        (Refusal::BadRequest(BadRequest::MissingSessionId), 400),
+        (Refusal::BadRequest(BadRequest::InvalidJson), 400),
+        (Refusal::HostNotAllowed, 403),
+        (Refusal::OriginNotAllowed, 403),
+        (Refusal::Auth(AuthVerdict::Unauthorized { error: None, description: None }), 401),
+        (Refusal::Auth(AuthVerdict::InsufficientScope { scope: Some("s"), description: None }), 403),
+        (Refusal::NotAcceptable, 406),
+        (Refusal::UnsupportedMediaType, 415),
+        (Refusal::BodyTooLarge, 413),
+        (Refusal::SessionNotFound, 404),
+        (Refusal::Busy, 503),
+    ];
+    for version in [
+        None,
+        Some(ProtocolVersion::V2025_03_26),
+        Some(ProtocolVersion::V2025_06_18),
+        Some(ProtocolVersion::V2025_11_25),
+    ] {
+        for (refusal, status) in refusals {
+            let mut out = [0u8; MIN_RESPONSE_BUFFER];
+            let r = refusal.write(&c, version, &mut out).unwrap();
+            assert_eq!(r.status, status);
+            assert_eq!(r.header("content-type"), Some("application/json"));
+            let Ok(Message::Error(e)) = Message::parse(r.body) else { panic!("{refusal:?}") };
+            assert_eq!(e.id, None);
+            let body = core::str::from_utf8(r.body).unwrap();
+            // 2025-11-25 omits the id; earlier versions (and unknown) use null.
+            assert_eq!(body.contains(r#""id":null"#), version != Some(ProtocolVersion::V2025_11_25), "{body}");
+        }
+    }
+}
