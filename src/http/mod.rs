@@ -9,7 +9,6 @@
 //! * [`headers`]: the grammars and validators of the header values the transports read
 //!   and write (`Accept`, `Content-Type`, `WWW-Authenticate`, the MCP headers, `Origin`
 //!   and `Host`, and the 2026-07-28 base64 sentinel).
-//!
 //! * [`server`]: the server core for Streamable HTTP and the legacy HTTP+SSE transport:
 //!   request classification, refusals, session ids and the session table, and each
 //!   session's SSE streams.
