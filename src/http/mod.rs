@@ -9,7 +9,11 @@
 //! * [`headers`]: the grammars and validators of the header values the transports read
 //!   and write (`Accept`, `Content-Type`, `WWW-Authenticate`, the MCP headers, `Origin`
 //!   and `Host`, and the 2026-07-28 base64 sentinel).
+//! * [`server`]: the server core for Streamable HTTP and the legacy HTTP+SSE transport:
+//!   request classification, refusals, session ids and the session table, and each
+//!   session's SSE streams.
 //!
-//! The server and client cores are built on these (issue 9).
+//! The client core is built on the same header grammars (issue 9).
 
 pub mod headers;
+pub mod server;
