@@ -95,8 +95,11 @@ for n in "${names[@]}"; do
     case "$n" in
         ours)
             bin=$root/target/release/examples/server
-            if cargo build --quiet --release --features "$features" --example server \
-                && "$bin" --help 2>&1 | grep -q -- '--http'; then
+            usage=""
+            if cargo build --quiet --release --features "$features" --example server; then
+                usage=$("$bin" --help 2>&1 || true) # the usage text names --http once it exists
+            fi
+            if grep -q -- '--http' <<<"$usage"; then
                 measure ours sse "examples/server --http" "$bin" --http 127.0.0.1:0
                 measure ours json "examples/server --http --json-response" "$bin" --http 127.0.0.1:0 --json-response
             else
