@@ -237,6 +237,10 @@ class Shim:
                 start, headers = head
                 method, _, rest = start.partition(" ")
                 target, _, _version = rest.rpartition(" ")
+                if (header(headers, "expect") or "").lower() == "100-continue":
+                    # Answered here, and not passed on: the whole body is read first.
+                    client.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    headers = [h for h in headers if h[0].lower() != "expect"]
                 body = read_request_body(cr, headers)
                 req = self.log.next_req()
                 self.log.write({"kind": "request", "req": req, "conn": conn, "method": method, "target": target,
