@@ -21,6 +21,7 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
+use super::lend::{self, LendAccess, Lent};
 use super::navigate;
 use super::raw::{RAW_TOKEN, RawJson, parse_i64, parse_u64};
 use super::scan::StrSpan;
@@ -130,7 +131,7 @@ impl core::error::Error for DecodeError {}
 
 /// The error type inside serde; the offset is filled in when decoding returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error(DecodeErrorKind);
+pub struct Error(pub(crate) DecodeErrorKind);
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -186,6 +187,17 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
 ) -> core::result::Result<T, DecodeError> {
     let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch };
     T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos })
+}
+
+/// Decodes `T` from the value that starts at `start` in `input` (validated text), and
+/// returns the offset after what it read (the end of the value when decoding succeeds).
+pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
+    input: &'a [u8],
+    start: usize,
+) -> (core::result::Result<T, DecodeError>, usize) {
+    let mut de = Deserializer { input, pos: start, scratch: None };
+    let result = T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos });
+    (result, de.pos)
 }
 
 struct Deserializer<'a, 's> {
@@ -436,7 +448,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 self.pos = start;
                 return Err(self.invalid_type());
             }
-            return visitor.visit_map(RawAccess { raw: Some(raw) });
+            return visitor.visit_map(LendAccess::new(Lent::Raw, raw));
         }
         if name == SJC_ESCAPED_STR {
             let s = self.take_string()?;
@@ -660,41 +672,31 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
     }
 }
 
-/// serde_json's raw-value protocol: a one-member map `{TOKEN: "<raw json>"}`.
-struct RawAccess<'a> {
-    raw: Option<&'a [u8]>,
-}
-
-impl<'de> de::MapAccess<'de> for RawAccess<'de> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.raw.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(RAW_TOKEN)).map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let raw = self.raw.take().unwrap_or(b"null");
-        let text = core::str::from_utf8(raw).map_err(|_| Error(DecodeErrorKind::InvalidValue))?;
-        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(text))
-    }
-}
-
-/// serde-json-core's escaped-string protocol: hands over the raw, escaped text.
+/// serde-json-core's escaped-string protocol, which `JsonStr` speaks: the string as it
+/// was sent. `JsonStr` asks with `deserialize_any` and is lent the span (see
+/// [`lend`](super::lend)); serde-json-core's own `EscapedStr` asks with `deserialize_str`
+/// and gets the escaped text.
 struct EscapedStr<'a>(JsonStr<'a>);
 
 impl<'de> de::Deserializer<'de> for EscapedStr<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let lent = if self.0.is_escaped() { Lent::Escaped } else { Lent::Plain };
+        visitor.visit_map(LendAccess::new(lent, self.0.raw()))
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor
             .visit_borrowed_str(core::str::from_utf8(self.0.raw()).map_err(|_| Error(DecodeErrorKind::InvalidValue))?)
     }
 
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char bytes byte_buf option unit
         unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
@@ -781,10 +783,12 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawJson<'a> {
                 f.write_str("any JSON value")
             }
             fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> core::result::Result<Self::Value, M::Error> {
-                if map.next_key::<de::IgnoredAny>()?.is_none() {
-                    return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+                match lend::probe(&mut map)? {
+                    // Lent by this crate's decoder: validated already.
+                    Some(Some(Lent::Raw)) => Ok(RawJson::from_validated(lend::span(&mut map)?)),
+                    Some(_) => map.next_value_seed(RawText),
+                    None => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
                 }
-                map.next_value_seed(RawText)
             }
         }
         struct RawText;

@@ -19,7 +19,9 @@ mod codes;
 mod de;
 mod encode;
 mod envelope;
+mod find;
 mod id;
+mod lend;
 mod navigate;
 mod number;
 mod raw;
@@ -37,7 +39,7 @@ pub use envelope::{
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
 pub(crate) use number::NumberBuf;
 pub use number::{NUMBER_CAPACITY, Number, ProgressValue};
-pub use raw::{ArrayElements, JsonKind, ObjectMembers, RawJson};
+pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};

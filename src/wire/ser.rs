@@ -109,7 +109,7 @@ impl<'b> Out<'b> {
         let mut run = 0;
         loop {
             // Plain text up to the next byte that needs escaping, eight bytes at a time.
-            let i = super::scan::find_stop(bytes, run);
+            let i = super::find::next_escape(bytes, run);
             self.put(&bytes[run..i]);
             let Some(&b) = bytes.get(i) else { return };
             let escape: &[u8] = match b {

@@ -363,7 +363,16 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
                 Ok(JsonStr { raw: v.as_bytes(), escaped: v.as_bytes().contains(&b'\\') })
             }
             fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-                d.deserialize_str(Raw)
+                d.deserialize_any(Raw)
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                // Lent by this crate's decoder (see `lend`): a validated string body.
+                let escaped = match super::lend::probe(&mut map)? {
+                    Some(Some(super::lend::Lent::Plain)) => false,
+                    Some(Some(super::lend::Lent::Escaped)) => true,
+                    _ => return Err(serde::de::Error::invalid_type(serde::de::Unexpected::Map, &self)),
+                };
+                Ok(JsonStr { raw: super::lend::span(&mut map)?, escaped })
             }
         }
         d.deserialize_newtype_struct(SJC_ESCAPED_STR, Raw)

@@ -1,0 +1,392 @@
+//! Finding the next byte that matters inside a JSON string, many bytes at a time, in safe
+//! code.
+//!
+//! Most of a realistic MCP message is string bodies (tool descriptions, tool results,
+//! resource text), so the speed of the whole wire layer is the speed of "skip to the next
+//! quote". Two widths work together:
+//!
+//! * a *block* test on 16 bytes that only answers "is anything here?". Written as a plain
+//!   loop over the bytes, it compiles to a few vector instructions on targets with SIMD
+//!   (SSE2 on x86_64, NEON on aarch64, simd128 on wasm); elsewhere (Cortex-M) the same
+//!   question is answered with two SWAR words. Only the kernel differs between the two, and
+//!   the tests check that both kernels agree on every byte at every position;
+//! * a *word* mask (SWAR on `u64`) that finds *where* the first such byte is, once a block
+//!   says there is one. Only the lowest flagged byte of a word mask is exact (borrows
+//!   propagate upward, so bytes above a true hit may be flagged too), which is all a forward
+//!   scan needs.
+
+pub(crate) const LO: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes per block.
+pub(crate) const BLOCK: usize = 16;
+
+/// The eight bytes at `i`, little-endian, if there are eight.
+#[inline(always)]
+pub(crate) fn word(buf: &[u8], i: usize) -> Option<u64> {
+    let chunk: [u8; 8] = buf.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// The sixteen bytes at `i`, if there are sixteen.
+#[inline(always)]
+pub(crate) fn block(buf: &[u8], i: usize) -> Option<&[u8; BLOCK]> {
+    buf.get(i..i.checked_add(BLOCK)?)?.try_into().ok()
+}
+
+/// The high bit of each byte of `w` equal to `b` (lowest flagged byte exact).
+#[inline(always)]
+pub(crate) const fn eq_mask(w: u64, b: u8) -> u64 {
+    let x = w ^ (LO * b as u64);
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The offset (0..8) of the lowest flagged byte of a non-zero mask.
+#[inline(always)]
+pub(crate) const fn first(mask: u64) -> usize {
+    (mask.trailing_zeros() / 8) as usize
+}
+
+/// For the validator: each byte that ends a run of plain string text, namely `"`, `\`, a
+/// control character (U+0000..U+001F) or a non-ASCII byte (whose UTF-8 sequence is checked
+/// where it occurs).
+///
+/// `x = w ^ 0x02` moves `"` (0x22) to 0x20 and keeps control characters below 0x20 while
+/// moving space and `!` above it, so one "below 0x21" test finds quotes and control
+/// characters together; the high bit of `x` is the high bit of `w`.
+#[inline(always)]
+pub(crate) const fn text_stops(w: u64) -> u64 {
+    let x = w ^ (LO * 0x02);
+    ((x.wrapping_sub(LO * 0x21) | x) & HI) | eq_mask(w, b'\\')
+}
+
+/// Whether `b` ends a run of plain text for the validator (the byte form of [`text_stops`]).
+#[inline(always)]
+pub(crate) const fn is_text_stop(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80
+}
+
+/// For the encoder: each byte that must be escaped in a string literal: `"`, `\`, or a
+/// control character. Non-ASCII text is written as it is.
+#[inline(always)]
+pub(crate) const fn escape_stops(w: u64) -> u64 {
+    let x = w ^ (LO * 0x02);
+    (x.wrapping_sub(LO * 0x21) & !x & HI) | eq_mask(w, b'\\')
+}
+
+/// Whether `b` must be escaped in a string literal (the byte form of [`escape_stops`]).
+#[inline(always)]
+pub(crate) const fn is_escape_stop(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Whether no byte of `b` is a [`text_stops`] byte.
+#[inline(always)]
+pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
+    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+    {
+        vector::plain_text(b)
+    }
+    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
+    {
+        swar::plain_text(b)
+    }
+}
+
+/// Whether `b` holds a `"`, and whether it holds a `\` (for navigating validated text, where
+/// only these two matter).
+#[inline(always)]
+pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
+    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+    {
+        vector::quote_or_backslash(b)
+    }
+    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
+    {
+        swar::quote_or_backslash(b)
+    }
+}
+
+/// Whether `b` holds a `"`.
+#[inline(always)]
+pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
+    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+    {
+        vector::has_quote(b)
+    }
+    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
+    {
+        swar::has_quote(b)
+    }
+}
+
+/// Whether no byte of `b` must be escaped ([`escape_stops`]).
+#[inline(always)]
+pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
+    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+    {
+        vector::plain_escape(b)
+    }
+    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
+    {
+        swar::plain_escape(b)
+    }
+}
+
+/// The offset of the first byte at or after `i` that must be escaped in a string literal,
+/// or `buf.len()`.
+#[inline]
+pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
+    loop {
+        match word(buf, i) {
+            Some(w) => {
+                let mask = escape_stops(w);
+                if mask != 0 {
+                    return i + first(mask);
+                }
+                i += 8;
+                while let Some(b) = block(buf, i) {
+                    if !plain_escape(b) {
+                        break;
+                    }
+                    i += BLOCK;
+                }
+            }
+            None => {
+                while let Some(&b) = buf.get(i) {
+                    if is_escape_stop(b) {
+                        return i;
+                    }
+                    i += 1;
+                }
+                return buf.len();
+            }
+        }
+    }
+}
+
+/// In validated text, the offset of the quote that closes the string whose body starts at
+/// `start`, searching from `i`, and (with `BACKSLASHES`) whether the body holds a backslash
+/// (an escape) before it; `None` if the text ends first.
+///
+/// Only quotes stop the search: a quote preceded by an odd run of backslashes is escaped,
+/// and the search goes on after it. Backslashes cost nothing more than being noted, so
+/// text written with many escapes (Python's `json.dumps` writes every non-ASCII character
+/// as `\uXXXX`) is skipped as fast as plain text; without `BACKSLASHES` (skipping a value)
+/// they are not even noted until a quote is found.
+#[inline]
+pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, mut i: usize) -> Option<(usize, bool)> {
+    // Whether the body has a backslash before `i`; when not tracked, assumed.
+    let mut escaped = !BACKSLASHES;
+    loop {
+        let (at, backslash_before) = match word(buf, i) {
+            Some(w) => {
+                let quotes = eq_mask(w, b'"');
+                if quotes == 0 {
+                    if BACKSLASHES {
+                        escaped |= eq_mask(w, b'\\') != 0;
+                    }
+                    i += 8;
+                    while let Some(b) = block(buf, i) {
+                        if BACKSLASHES {
+                            let (quote, backslash) = quote_or_backslash(b);
+                            if quote {
+                                break;
+                            }
+                            escaped |= backslash;
+                        } else if has_quote(b) {
+                            break;
+                        }
+                        i += BLOCK;
+                    }
+                    continue;
+                }
+                let k = first(quotes);
+                // Backslashes below the first quote are exact: false hits only appear above
+                // a true one.
+                let below = BACKSLASHES && k > 0 && eq_mask(w, b'\\') & (u64::MAX >> (64 - 8 * k)) != 0;
+                (i + k, below)
+            }
+            None => {
+                let rest = buf.get(i..)?;
+                let k = rest.iter().position(|&b| b == b'"')?;
+                (i + k, BACKSLASHES && rest[..k].contains(&b'\\'))
+            }
+        };
+        escaped |= backslash_before;
+        // A quote right after the body's start, or after a byte that is not a backslash,
+        // closes the string; otherwise count the run of backslashes before it.
+        if escaped && at > start && buf.get(at - 1) == Some(&b'\\') {
+            let run = buf.get(start..at)?.iter().rev().take_while(|&&b| b == b'\\').count();
+            if run % 2 == 1 {
+                i = at + 1;
+                continue;
+            }
+        }
+        return Some((at, BACKSLASHES && escaped));
+    }
+}
+
+/// Kernels written for the auto-vectorizer: a reduction over the block with no early exit
+/// and no data-dependent control flow.
+#[cfg(any(test, target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+mod vector {
+    use super::BLOCK;
+
+    #[inline(always)]
+    pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
+        let mut special = false;
+        for &c in b {
+            // `(c as i8) < 0x20` is true for control characters and for every non-ASCII byte.
+            special |= ((c as i8) < 0x20) | (c == b'"') | (c == b'\\');
+        }
+        !special
+    }
+
+    #[inline(always)]
+    pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
+        let (mut quote, mut backslash) = (false, false);
+        for &c in b {
+            quote |= c == b'"';
+            backslash |= c == b'\\';
+        }
+        (quote, backslash)
+    }
+
+    #[inline(always)]
+    pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
+        let mut quote = false;
+        for &c in b {
+            quote |= c == b'"';
+        }
+        quote
+    }
+
+    #[inline(always)]
+    pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
+        let mut special = false;
+        for &c in b {
+            special |= (c < 0x20) | (c == b'"') | (c == b'\\');
+        }
+        !special
+    }
+}
+
+/// The same kernels on two SWAR words, for targets without SIMD.
+#[cfg(any(test, not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))))]
+mod swar {
+    use super::{BLOCK, eq_mask, escape_stops, text_stops};
+
+    #[inline(always)]
+    fn words(b: &[u8; BLOCK]) -> (u64, u64) {
+        let (lo, hi) = b.split_at(8);
+        let lo: [u8; 8] = lo.try_into().unwrap_or_default();
+        let hi: [u8; 8] = hi.try_into().unwrap_or_default();
+        (u64::from_le_bytes(lo), u64::from_le_bytes(hi))
+    }
+
+    #[inline(always)]
+    pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
+        let (lo, hi) = words(b);
+        text_stops(lo) | text_stops(hi) == 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
+        let (lo, hi) = words(b);
+        (eq_mask(lo, b'"') | eq_mask(hi, b'"') != 0, eq_mask(lo, b'\\') | eq_mask(hi, b'\\') != 0)
+    }
+
+    #[inline(always)]
+    pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
+        let (lo, hi) = words(b);
+        eq_mask(lo, b'"') | eq_mask(hi, b'"') != 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
+        let (lo, hi) = words(b);
+        escape_stops(lo) | escape_stops(hi) == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value at every position of a word, alone and followed by another hit.
+    #[test]
+    fn word_masks_find_the_first_hit_on_every_position() {
+        type Mask = (fn(u64) -> u64, fn(u8) -> bool, &'static str);
+        let masks: [Mask; 4] = [
+            (text_stops, is_text_stop, "text"),
+            (escape_stops, is_escape_stop, "escape"),
+            (|w| eq_mask(w, b'"'), |b| b == b'"', "quote"),
+            (|w| eq_mask(w, b'\\'), |b| b == b'\\', "backslash"),
+        ];
+        for (mask, is_hit, name) in masks {
+            for pos in 0..8 {
+                for b in 0..=255u8 {
+                    let mut w = *b"abcdefgh";
+                    w[pos] = b;
+                    let m = mask(u64::from_le_bytes(w));
+                    let want = is_hit(b).then_some(pos);
+                    assert_eq!((m != 0).then(|| first(m)), want, "{name}: byte {b:#x} at {pos}");
+                    if pos < 7 {
+                        // Another hit after it: the first is still the one found. Every
+                        // other byte value follows too, so a borrow out of `b` is covered.
+                        for after in [b'"', b'\\', 0x00, 0x1F, 0x80, 0xFF] {
+                            let mut w2 = w;
+                            w2[pos + 1] = after;
+                            let m = mask(u64::from_le_bytes(w2));
+                            let want = if is_hit(b) {
+                                Some(pos)
+                            } else if is_hit(after) {
+                                Some(pos + 1)
+                            } else {
+                                None
+                            };
+                            assert_eq!((m != 0).then(|| first(m)), want, "{name}: {b:#x} then {after:#x} at {pos}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The vector and SWAR kernels answer alike for every byte at every position, on a
+    /// background of every kind of filler.
+    #[test]
+    fn block_kernels_agree() {
+        for filler in [b'a', b' ', b'~', b'0'] {
+            for pos in 0..BLOCK {
+                for b in 0..=255u8 {
+                    let mut block = [filler; BLOCK];
+                    block[pos] = b;
+                    assert_eq!(vector::plain_text(&block), swar::plain_text(&block), "{b:#x} at {pos}");
+                    assert_eq!(vector::plain_text(&block), !is_text_stop(b), "{b:#x} at {pos}");
+                    assert_eq!(vector::plain_escape(&block), swar::plain_escape(&block), "{b:#x} at {pos}");
+                    assert_eq!(vector::plain_escape(&block), !is_escape_stop(b), "{b:#x} at {pos}");
+                    assert_eq!(vector::quote_or_backslash(&block), swar::quote_or_backslash(&block));
+                    assert_eq!(vector::quote_or_backslash(&block), (b == b'"', b == b'\\'), "{b:#x} at {pos}");
+                    assert_eq!(vector::has_quote(&block), swar::has_quote(&block));
+                    assert_eq!(vector::has_quote(&block), b == b'"', "{b:#x} at {pos}");
+                }
+            }
+        }
+        // Pairs of special bytes anywhere.
+        for i in 0..BLOCK {
+            for j in 0..BLOCK {
+                for (x, y) in [(b'"', b'\\'), (0x1F, 0x80), (b'\\', b'\\'), (0xFF, b'"')] {
+                    let mut block = [b'x'; BLOCK];
+                    block[i] = x;
+                    block[j] = y;
+                    assert_eq!(vector::plain_text(&block), swar::plain_text(&block));
+                    assert_eq!(vector::plain_escape(&block), swar::plain_escape(&block));
+                    assert_eq!(vector::quote_or_backslash(&block), swar::quote_or_backslash(&block));
+                    assert_eq!(vector::has_quote(&block), swar::has_quote(&block));
+                }
+            }
+        }
+    }
+}
