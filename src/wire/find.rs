@@ -28,12 +28,6 @@ pub(crate) fn word(buf: &[u8], i: usize) -> Option<u64> {
     Some(u64::from_le_bytes(chunk))
 }
 
-/// The sixteen bytes at `i`, if there are sixteen.
-#[inline(always)]
-pub(crate) fn block(buf: &[u8], i: usize) -> Option<&[u8; BLOCK]> {
-    buf.get(i..i.checked_add(BLOCK)?)?.try_into().ok()
-}
-
 /// The high bit of each byte of `w` equal to `b` (lowest flagged byte exact).
 #[inline(always)]
 pub(crate) const fn eq_mask(w: u64, b: u8) -> u64 {
@@ -80,57 +74,65 @@ pub(crate) const fn is_escape_stop(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-/// Whether no byte of `b` is a [`text_stops`] byte.
+#[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
+use swar as kernel;
+/// The kernels of this target: vectorizable loops where there is SIMD, SWAR words elsewhere.
+#[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
+use vector as kernel;
+
+/// From `i`, skips whole blocks that hold no [`text_stops`] byte; returns the offset of the
+/// first block that holds one, or of the last few bytes (fewer than a block).
 #[inline(always)]
-pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
-    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-    {
-        vector::plain_text(b)
-    }
-    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
-    {
-        swar::plain_text(b)
-    }
+pub(crate) fn skip_plain_text(buf: &[u8], i: usize) -> usize {
+    skip_blocks(buf, i, kernel::plain_text)
 }
 
-/// Whether `b` holds a `"`, and whether it holds a `\` (for navigating validated text, where
-/// only these two matter).
+/// From `i`, skips whole blocks that hold no [`escape_stops`] byte (see
+/// [`skip_plain_text`]).
 #[inline(always)]
-pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
-    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-    {
-        vector::quote_or_backslash(b)
-    }
-    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
-    {
-        swar::quote_or_backslash(b)
-    }
+pub(crate) fn skip_plain_escape(buf: &[u8], i: usize) -> usize {
+    skip_blocks(buf, i, kernel::plain_escape)
 }
 
-/// Whether `b` holds a `"`.
+/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]).
 #[inline(always)]
-pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
-    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-    {
-        vector::has_quote(b)
-    }
-    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
-    {
-        swar::has_quote(b)
-    }
+pub(crate) fn skip_no_quote(buf: &[u8], i: usize) -> usize {
+    skip_blocks(buf, i, |b| !kernel::has_quote(b))
 }
 
-/// Whether no byte of `b` must be escaped ([`escape_stops`]).
+/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]), and says
+/// whether any of the skipped bytes is a backslash.
 #[inline(always)]
-pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
-    #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-    {
-        vector::plain_escape(b)
+pub(crate) fn skip_no_quote_noting_backslashes(buf: &[u8], i: usize) -> (usize, bool) {
+    let mut backslash = false;
+    let end = skip_blocks(buf, i, |b| {
+        let (q, bs) = kernel::quote_or_backslash(b);
+        backslash |= bs && !q;
+        !q
+    });
+    (end, backslash)
+}
+
+#[inline(always)]
+fn skip_blocks(buf: &[u8], i: usize, mut plain: impl FnMut(&[u8; BLOCK]) -> bool) -> usize {
+    let Some(rest) = buf.get(i..) else { return i };
+    let mut n = 0;
+    for chunk in rest.chunks_exact(BLOCK) {
+        let Ok(block) = <&[u8; BLOCK]>::try_from(chunk) else { break };
+        if !plain(block) {
+            break;
+        }
+        n += BLOCK;
     }
-    #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
-    {
-        swar::plain_escape(b)
-    }
+    i + n
+}
+
+/// Whether `bytes` holds a backslash.
+#[inline]
+pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    let found = words.by_ref().any(|w| word(w, 0).is_some_and(|w| eq_mask(w, b'\\') != 0));
+    found || words.remainder().contains(&b'\\')
 }
 
 /// The offset of the first byte at or after `i` that must be escaped in a string literal,
@@ -144,13 +146,7 @@ pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
                 if mask != 0 {
                     return i + first(mask);
                 }
-                i += 8;
-                while let Some(b) = block(buf, i) {
-                    if !plain_escape(b) {
-                        break;
-                    }
-                    i += BLOCK;
-                }
+                i = skip_plain_escape(buf, i + 8);
             }
             None => {
                 while let Some(&b) = buf.get(i) {
@@ -185,19 +181,11 @@ pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, m
                 if quotes == 0 {
                     if BACKSLASHES {
                         escaped |= eq_mask(w, b'\\') != 0;
-                    }
-                    i += 8;
-                    while let Some(b) = block(buf, i) {
-                        if BACKSLASHES {
-                            let (quote, backslash) = quote_or_backslash(b);
-                            if quote {
-                                break;
-                            }
-                            escaped |= backslash;
-                        } else if has_quote(b) {
-                            break;
-                        }
-                        i += BLOCK;
+                        let (end, backslash) = skip_no_quote_noting_backslashes(buf, i + 8);
+                        escaped |= backslash;
+                        i = end;
+                    } else {
+                        i = skip_no_quote(buf, i + 8);
                     }
                     continue;
                 }
@@ -237,8 +225,9 @@ mod vector {
     pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
         let mut special = false;
         for &c in b {
-            // `(c as i8) < 0x20` is true for control characters and for every non-ASCII byte.
-            special |= ((c as i8) < 0x20) | (c == b'"') | (c == b'\\');
+            // As in `text_stops`: `c ^ 2` puts quotes and control characters below 0x21 and
+            // every non-ASCII byte below zero, so one signed comparison finds all three.
+            special |= (((c ^ 0x02) as i8) < 0x21) | (c == b'\\');
         }
         !special
     }
@@ -266,7 +255,7 @@ mod vector {
     pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
         let mut special = false;
         for &c in b {
-            special |= (c < 0x20) | (c == b'"') | (c == b'\\');
+            special |= ((c ^ 0x02) < 0x21) | (c == b'\\');
         }
         !special
     }

@@ -141,8 +141,9 @@ impl<'a> RawJson<'a> {
         if self.kind() != JsonKind::String {
             return None;
         }
-        let (span, _) = navigate::string(self.bytes, 0);
-        Some(JsonStr::from_span(self.bytes, span))
+        // A validated string value is its quotes and the body between them.
+        let body = self.bytes.get(1..self.bytes.len().saturating_sub(1)).unwrap_or_default();
+        Some(JsonStr::from_body(body, super::find::has_backslash(body)))
     }
 
     /// The boolean, if this is one.

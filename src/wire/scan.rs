@@ -206,88 +206,102 @@ fn is_ws(b: u8) -> bool {
 
 #[inline(always)]
 fn hex_value(b: u8) -> Option<u16> {
-    match b {
-        b'0'..=b'9' => Some((b - b'0') as u16),
-        b'a'..=b'f' => Some((b - b'a' + 10) as u16),
-        b'A'..=b'F' => Some((b - b'A' + 10) as u16),
+    let digit = b.wrapping_sub(b'0');
+    if digit < 10 {
+        return Some(digit as u16);
+    }
+    let letter = (b | 0x20).wrapping_sub(b'a');
+    if letter < 6 { Some(letter as u16 + 10) } else { None }
+}
+
+/// The four hex digits at `at`, as a UTF-16 unit.
+#[inline(always)]
+fn hex4(buf: &[u8], at: usize) -> Option<u16> {
+    let &[a, b, c, d] = buf.get(at..at + 4)? else { return None };
+    Some((hex_value(a)? << 12) | (hex_value(b)? << 8) | (hex_value(c)? << 4) | hex_value(d)?)
+}
+
+/// Validates the escape whose backslash is at `at`; returns the offset after it, or `None`
+/// if it is not valid (see [`escape_error`] for why).
+#[inline(always)]
+fn escape(buf: &[u8], at: usize) -> Option<usize> {
+    match buf.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
+        b'u' => match hex4(buf, at + 2)? {
+            // A high surrogate must be followed at once by an escaped low one.
+            0xD800..=0xDBFF => match (buf.get(at + 6..at + 8), hex4(buf, at + 8)) {
+                (Some(b"\\u"), Some(0xDC00..=0xDFFF)) => Some(at + 12),
+                _ => None,
+            },
+            0xDC00..=0xDFFF => None,
+            _ => Some(at + 6),
+        },
         _ => None,
     }
 }
 
-/// Validates the escape whose backslash is at `at`; returns the offset after it.
-#[inline]
-fn escape(buf: &[u8], at: usize) -> Result<usize, ScanError> {
+/// Why the escape at `at` is not valid, and where.
+#[cold]
+#[inline(never)]
+fn escape_error(buf: &[u8], at: usize) -> ScanError {
+    let err = |kind, offset| ScanError { kind, offset };
     match buf.get(at + 1) {
-        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+        None => err(ScanErrorKind::UnexpectedEnd, at + 1),
         Some(b'u') => {
-            let unit = hex4(buf, at + 2)?;
-            match unit {
-                0xD800..=0xDBFF => {
-                    // A high surrogate must be followed at once by an escaped low one.
-                    if buf.get(at + 6) == Some(&b'\\') && buf.get(at + 7) == Some(&b'u') {
-                        let low = hex4(buf, at + 8)?;
-                        if (0xDC00..=0xDFFF).contains(&low) {
-                            return Ok(at + 12);
-                        }
-                    }
-                    Err(ScanError { kind: ScanErrorKind::LoneSurrogate, offset: at })
+            // Name the first hex digit that is wrong or missing.
+            for (k, digit) in (at + 2..at + 6).map(|k| (k, buf.get(k))) {
+                match digit {
+                    None => return err(ScanErrorKind::UnexpectedEnd, k),
+                    Some(&b) if hex_value(b).is_none() => return err(ScanErrorKind::InvalidEscape, k),
+                    Some(_) => {}
                 }
-                0xDC00..=0xDFFF => Err(ScanError { kind: ScanErrorKind::LoneSurrogate, offset: at }),
-                _ => Ok(at + 6),
             }
+            // The unit is a surrogate: a lone one, or a high one whose partner escape is
+            // itself broken (named like any other escape), or not a low surrogate.
+            if matches!(hex4(buf, at + 2), Some(0xD800..=0xDBFF))
+                && buf.get(at + 6) == Some(&b'\\')
+                && buf.get(at + 7) == Some(&b'u')
+                && hex4(buf, at + 8).is_none()
+            {
+                for (k, digit) in (at + 8..at + 12).map(|k| (k, buf.get(k))) {
+                    match digit {
+                        None => return err(ScanErrorKind::UnexpectedEnd, k),
+                        Some(&b) if hex_value(b).is_none() => return err(ScanErrorKind::InvalidEscape, k),
+                        Some(_) => {}
+                    }
+                }
+            }
+            err(ScanErrorKind::LoneSurrogate, at)
         }
-        None => Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: at + 1 }),
-        Some(_) => Err(ScanError { kind: ScanErrorKind::InvalidEscape, offset: at }),
+        Some(_) => err(ScanErrorKind::InvalidEscape, at),
     }
-}
-
-/// The four hex digits at `at`, as a UTF-16 unit.
-#[inline]
-fn hex4(buf: &[u8], at: usize) -> Result<u16, ScanError> {
-    if let Some(&[a, b, c, d]) = buf.get(at..at + 4)
-        && let (Some(a), Some(b), Some(c), Some(d)) = (hex_value(a), hex_value(b), hex_value(c), hex_value(d))
-    {
-        return Ok((a << 12) | (b << 8) | (c << 4) | d);
-    }
-    // Name the first byte that is wrong.
-    for k in 0..4 {
-        match buf.get(at + k) {
-            Some(&b) if hex_value(b).is_some() => {}
-            Some(_) => return Err(ScanError { kind: ScanErrorKind::InvalidEscape, offset: at + k }),
-            None => return Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: at + k }),
-        }
-    }
-    Err(ScanError { kind: ScanErrorKind::InvalidEscape, offset: at })
 }
 
 /// Checks the UTF-8 sequence that starts at `i` (a byte of 0x80 or above) against Unicode's
 /// table 3-7 (no overlongs, no encoded surrogates, nothing above U+10FFFF); returns the
-/// offset after it, or the offset of its first byte if it is not well formed. A sequence
-/// cut short by a quote, a backslash or the end of input is not well formed.
-#[inline]
-fn utf8_sequence(buf: &[u8], i: usize) -> Result<usize, ScanError> {
-    let bad = ScanError { kind: ScanErrorKind::InvalidUtf8, offset: i };
-    let (len, lo, hi) = match buf.get(i) {
-        Some(0xC2..=0xDF) => (2, 0x80, 0xBF),
-        Some(0xE0) => (3, 0xA0, 0xBF),
-        Some(0xE1..=0xEC | 0xEE..=0xEF) => (3, 0x80, 0xBF),
-        Some(0xED) => (3, 0x80, 0x9F),
-        Some(0xF0) => (4, 0x90, 0xBF),
-        Some(0xF1..=0xF3) => (4, 0x80, 0xBF),
-        Some(0xF4) => (4, 0x80, 0x8F),
-        _ => return Err(bad),
+/// offset after it, or `None` if it is not well formed (the error is then at `i`). A
+/// sequence cut short by a quote, a backslash or the end of input is not well formed.
+#[inline(always)]
+fn utf8_sequence(buf: &[u8], i: usize) -> Option<usize> {
+    let (len, lo, hi) = match buf.get(i)? {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return None,
     };
-    match buf.get(i + 1) {
-        Some(&b) if (lo..=hi).contains(&b) => {}
-        _ => return Err(bad),
+    if !(lo..=hi).contains(buf.get(i + 1)?) {
+        return None;
     }
     for k in 2..len {
-        match buf.get(i + k) {
-            Some(0x80..=0xBF) => {}
-            _ => return Err(bad),
+        if !matches!(buf.get(i + k)?, 0x80..=0xBF) {
+            return None;
         }
     }
-    Ok(i + len)
+    Some(i + len)
 }
 
 impl<'a> Scanner<'a> {
@@ -393,13 +407,7 @@ impl<'a> Scanner<'a> {
                             i += find::first(mask);
                             break buf.get(i).copied();
                         }
-                        i += 8;
-                        while let Some(block) = find::block(buf, i) {
-                            if !find::plain_text(block) {
-                                break;
-                            }
-                            i += find::BLOCK;
-                        }
+                        i = find::skip_plain_text(buf, i + 8);
                     }
                     None => match buf.get(i) {
                         Some(&b) if find::is_text_stop(b) => break Some(b),
@@ -415,13 +423,26 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'\\') => {
                     escaped = true;
-                    i = escape(buf, i).inspect_err(|e| self.pos = e.offset)?;
+                    match escape(buf, i) {
+                        Some(next) => i = next,
+                        None => {
+                            let e = escape_error(buf, i);
+                            self.pos = e.offset;
+                            return Err(e);
+                        }
+                    }
                 }
                 Some(0x80..=0xFF) => {
                     // Non-ASCII characters come in runs (a word of Cyrillic, CJK, an emoji
                     // sequence): check the whole run here.
                     loop {
-                        i = utf8_sequence(buf, i).inspect_err(|e| self.pos = e.offset)?;
+                        match utf8_sequence(buf, i) {
+                            Some(next) => i = next,
+                            None => {
+                                self.pos = i;
+                                return Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: i });
+                            }
+                        }
                         if buf.get(i).is_none_or(|&b| b < 0x80) {
                             break;
                         }

@@ -61,6 +61,11 @@ pub enum Fragment<'a> {
 }
 
 impl<'a> JsonStr<'a> {
+    /// The body of a validated string, and whether it holds an escape.
+    pub(crate) const fn from_body(raw: &'a [u8], escaped: bool) -> Self {
+        Self { raw, escaped }
+    }
+
     pub(crate) fn from_span(buf: &'a [u8], span: StrSpan) -> Self {
         Self { raw: buf.get(span.start..span.end).unwrap_or_default(), escaped: span.escaped }
     }
