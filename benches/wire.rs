@@ -1142,7 +1142,7 @@ mod ours {
     }
 
     /// The value of a progress token for the checksum (integers as themselves).
-    fn token(t: ProgressToken<'_>, text: &mut impl FnMut(JsonStr<'_>) -> usize) -> usize {
+    fn token(t: ProgressToken<'_>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
         match t {
             ProgressToken::Integer(n) => n as usize,
             ProgressToken::String(s) => text(s),
@@ -1155,7 +1155,24 @@ mod ours {
     /// blocks, tools, resource contents) and reading every field a client or server
     /// would. `text` measures a string: its raw length when timed (nothing is unescaped),
     /// its unescaped length when checked against serde_json.
-    pub fn typed(line: &[u8], answering: Option<Method<'_>>, text: &mut impl FnMut(JsonStr<'_>) -> usize) -> usize {
+    pub fn typed(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        typed_walk(line, answering, text, true)
+    }
+
+    /// [`typed`] without walking the lazy sequences of results (content blocks, tools,
+    /// resource contents are left as the spans `decode_result` found): what a peer that
+    /// forwards or stores a result pays. The sequences' bytes are counted instead.
+    pub fn dispatched(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        typed_walk(line, answering, text, false)
+    }
+
+    fn typed_walk(
+        line: &[u8],
+        answering: Option<Method<'_>>,
+        text: &mut dyn FnMut(JsonStr<'_>) -> usize,
+        walk: bool,
+    ) -> usize {
+        let raw_len = |r: Option<RawJson<'_>>| r.map_or(0, |r| r.as_bytes().len());
         let msg = Message::parse(line).expect("valid corpus");
         let mut sum = msg.kind() as usize;
         match msg {
@@ -1198,6 +1215,9 @@ mod ours {
             Message::Response(r) => {
                 let method = answering.expect("a response answers a request");
                 match decode_result(method, r.result).expect("result") {
+                    AnyResult::CallTool(res) if !walk => sum += raw_len(res.content.items().and_then(|i| i.raw())),
+                    AnyResult::ListTools(res) if !walk => sum += raw_len(res.items.raw()),
+                    AnyResult::ReadResource(res) if !walk => sum += raw_len(res.contents.raw()),
                     AnyResult::CallTool(res) => {
                         for block in res.content.iter() {
                             sum += block.expect("content block").as_text().map_or(0, &mut *text);
@@ -1877,11 +1897,14 @@ fn fmt_allocs(a: f64) -> String {
 const TYPED_SJ: &str = "serde_json typed by method (Cow text, RawValue)";
 const TYPED_OURS: &str = "ours: typed by method (dispatch, items walked)";
 
-/// A pass of `ours::typed` over `lines`, strings measured without unescaping them.
-fn typed_ours<'a>(lines: &'a [&'a [u8]], answers: &'a [Option<Method<'static>>]) -> Pass<'a> {
+type TypedFn = fn(&[u8], Option<Method<'_>>, &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize;
+
+/// A pass of `decode` (`ours::typed` or `ours::dispatched`) over `lines`, strings measured
+/// without unescaping them.
+fn typed_ours<'a>(lines: &'a [&'a [u8]], answers: &'a [Option<Method<'static>>], decode: TypedFn) -> Pass<'a> {
     Box::new(move || {
         let mut raw_len = |s: JsonStr<'_>| s.raw().len();
-        lines.iter().zip(answers).map(|(l, m)| ours::typed(black_box(l), *m, &mut raw_len)).sum()
+        lines.iter().zip(answers).map(|(l, m)| decode(black_box(l), *m, &mut raw_len)).sum()
     })
 }
 
@@ -2084,7 +2107,14 @@ fn main() {
             messages: n,
             bytes: line_bytes,
             zero_alloc: true,
-            pass: typed_ours(lines_ref, &answers),
+            pass: typed_ours(lines_ref, &answers, ours::typed),
+        },
+        Candidate {
+            name: "ours: typed by method (dispatch, items not walked)",
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: true,
+            pass: typed_ours(lines_ref, &answers, ours::dispatched),
         },
     ];
     let decoding = measure(&mut cands, &settings, settings.sample);
@@ -2134,7 +2164,14 @@ fn main() {
             messages: sn,
             bytes: small_bytes,
             zero_alloc: true,
-            pass: typed_ours(small_ref, &small_answers),
+            pass: typed_ours(small_ref, &small_answers, ours::typed),
+        },
+        Candidate {
+            name: "small: ours typed by method, items not walked",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: typed_ours(small_ref, &small_answers, ours::dispatched),
         },
     ];
     let small_decoding = measure(&mut cands, &settings, settings.sample);

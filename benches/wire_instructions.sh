@@ -24,12 +24,14 @@ if [[ ${#rows[@]} -eq 0 ]]; then
         "ours: Message::parse (scan + classify)"
         "serde_json typed by method (Cow text, RawValue)"
         "ours: typed by method (dispatch, items walked)"
+        "ours: typed by method (dispatch, items not walked)"
         "ours: parse + typed params (span decoder, JsonStr)"
         "small: serde_json envelope, &RawValue  [baseline]"
         "small: serde_json into IgnoredAny"
         "small: ours Message::parse"
         "small: serde_json typed by method"
         "small: ours typed by method"
+        "small: ours typed by method, items not walked"
     )
 fi
 

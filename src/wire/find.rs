@@ -94,10 +94,21 @@ pub(crate) fn skip_plain_escape(buf: &[u8], i: usize) -> usize {
     skip_blocks(buf, i, kernel::plain_escape)
 }
 
-/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]).
+/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]), two blocks
+/// at a time while it can: quotes are rare inside a string, so this is the longest run.
 #[inline(always)]
 pub(crate) fn skip_no_quote(buf: &[u8], i: usize) -> usize {
-    skip_blocks(buf, i, |b| !kernel::has_quote(b))
+    let Some(rest) = buf.get(i..) else { return i };
+    let mut n = 0;
+    for pair in rest.chunks_exact(2 * BLOCK) {
+        let (a, b) = pair.split_at(BLOCK);
+        let (Ok(a), Ok(b)) = (<&[u8; BLOCK]>::try_from(a), <&[u8; BLOCK]>::try_from(b)) else { break };
+        if kernel::has_quote(a) | kernel::has_quote(b) {
+            break;
+        }
+        n += 2 * BLOCK;
+    }
+    skip_blocks(buf, i + n, |b| !kernel::has_quote(b))
 }
 
 /// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]), and says
@@ -163,53 +174,60 @@ pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
 
 /// In validated text, the offset of the quote that closes the string whose body starts at
 /// `start`, searching from `i`, and (with `BACKSLASHES`) whether the body holds a backslash
-/// (an escape) before it; `None` if the text ends first.
+/// (an escape); `None` if the text ends first.
 ///
 /// Only quotes stop the search: a quote preceded by an odd run of backslashes is escaped,
-/// and the search goes on after it. Backslashes cost nothing more than being noted, so
-/// text written with many escapes (Python's `json.dumps` writes every non-ASCII character
-/// as `\uXXXX`) is skipped as fast as plain text; without `BACKSLASHES` (skipping a value)
-/// they are not even noted until a quote is found.
+/// and the search goes on after it. Backslashes cost nothing more than being noted, and
+/// only until the first one is seen, so text written with many escapes (Python's
+/// `json.dumps` writes every non-ASCII character as `\uXXXX`) is skipped about as fast
+/// as plain text.
 #[inline]
 pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, mut i: usize) -> Option<(usize, bool)> {
-    // Whether the body has a backslash before `i`; when not tracked, assumed.
-    let mut escaped = !BACKSLASHES;
+    let mut escaped = false;
     loop {
-        let (at, backslash_before) = match word(buf, i) {
-            Some(w) => {
-                let quotes = eq_mask(w, b'"');
-                if quotes == 0 {
-                    if BACKSLASHES {
-                        escaped |= eq_mask(w, b'\\') != 0;
-                        let (end, backslash) = skip_no_quote_noting_backslashes(buf, i + 8);
-                        escaped |= backslash;
+        // The next quote at or after `i`, noting backslashes before it while none is known.
+        let at = loop {
+            match word(buf, i) {
+                Some(w) => {
+                    let quotes = eq_mask(w, b'"');
+                    if BACKSLASHES && !escaped {
+                        let backslashes = eq_mask(w, b'\\');
+                        // Backslashes below the first quote are exact: false hits only
+                        // appear above a true one.
+                        let below = if quotes == 0 { u64::MAX } else { (quotes & quotes.wrapping_neg()) - 1 };
+                        escaped = backslashes & below != 0;
+                    }
+                    if quotes != 0 {
+                        break i + first(quotes);
+                    }
+                    i += 8;
+                    if BACKSLASHES && !escaped {
+                        let (end, backslash) = skip_no_quote_noting_backslashes(buf, i);
+                        escaped = backslash;
                         i = end;
                     } else {
-                        i = skip_no_quote(buf, i + 8);
+                        i = skip_no_quote(buf, i);
                     }
-                    continue;
                 }
-                let k = first(quotes);
-                // Backslashes below the first quote are exact: false hits only appear above
-                // a true one.
-                let below = BACKSLASHES && k > 0 && eq_mask(w, b'\\') & (u64::MAX >> (64 - 8 * k)) != 0;
-                (i + k, below)
-            }
-            None => {
-                let rest = buf.get(i..)?;
-                let k = rest.iter().position(|&b| b == b'"')?;
-                (i + k, BACKSLASHES && rest[..k].contains(&b'\\'))
+                None => {
+                    let rest = buf.get(i..)?;
+                    let k = rest.iter().position(|&b| b == b'"')?;
+                    if BACKSLASHES && !escaped {
+                        escaped = rest[..k].contains(&b'\\');
+                    }
+                    break i + k;
+                }
             }
         };
-        escaped |= backslash_before;
-        // A quote right after the body's start, or after a byte that is not a backslash,
-        // closes the string; otherwise count the run of backslashes before it.
-        if escaped && at > start && buf.get(at - 1) == Some(&b'\\') {
-            let run = buf.get(start..at)?.iter().rev().take_while(|&&b| b == b'\\').count();
-            if run % 2 == 1 {
-                i = at + 1;
-                continue;
-            }
+        // Escaped if an odd run of backslashes (inside the body) comes right before it.
+        let mut run = 0;
+        while at - run > start && buf.get(at - run - 1) == Some(&b'\\') {
+            run += 1;
+        }
+        if run % 2 == 1 {
+            escaped = true;
+            i = at + 1;
+            continue;
         }
         return Some((at, BACKSLASHES && escaped));
     }
