@@ -129,6 +129,14 @@ macro_rules! methods {
                 known.unwrap_or(Method::Other(name))
             }
 
+            /// Request or notification, for known methods.
+            pub fn kind(&self) -> Option<MethodKind> {
+                match self {
+                    $( Method::$variant => Some(MethodKind::$kind), )*
+                    Method::Other(_) => None,
+                }
+            }
+
             /// The known method with this exact name, compared as bytes (no UTF-8 check:
             /// the names are ASCII, and only equal bytes match).
             fn from_known_bytes(name: &[u8]) -> Option<Method<'static>> {
@@ -298,11 +306,6 @@ impl<'a> Method<'a> {
             Method::LogMessage => Some(C::Logging),
             _ => None,
         }
-    }
-
-    /// Request or notification, for known methods.
-    pub fn kind(&self) -> Option<MethodKind> {
-        self.spec().map(|s| s.kind)
     }
 }
 

@@ -185,7 +185,7 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
     value: RawJson<'a>,
     scratch: Option<&mut [u8]>,
 ) -> core::result::Result<T, DecodeError> {
-    let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch };
+    let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch, text: None };
     T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos })
 }
 
@@ -195,7 +195,7 @@ pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
     input: &'a [u8],
     start: usize,
 ) -> (core::result::Result<T, DecodeError>, usize) {
-    let mut de = Deserializer { input, pos: start, scratch: None };
+    let mut de = Deserializer { input, pos: start, scratch: None, text: None };
     let result = T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos });
     (result, de.pos)
 }
@@ -204,7 +204,16 @@ struct Deserializer<'a, 's> {
     input: &'a [u8],
     pos: usize,
     scratch: Option<&'s mut [u8]>,
+    /// `input` as text, once a member name or a `&str` needed it (see [`Self::text`]).
+    text: Option<&'a str>,
 }
+
+/// Inputs up to this length are turned into one `&str` the first time a string must be
+/// lent as text (member names, `&str` fields), so that every later one is a slice of it;
+/// longer inputs convert each string alone. In safe Rust a `&str` can only come out of a
+/// UTF-8 check, and checking a short message once costs less than checking its member
+/// names one by one.
+const WHOLE_TEXT: usize = 512;
 
 /// Longest escaped member name or enum tag decoded without scratch.
 const NAME_BUF: usize = 128;
@@ -240,28 +249,50 @@ impl<'a> Deserializer<'a, '_> {
 
     /// The string at `pos`, moving past it.
     fn take_string(&mut self) -> Result<JsonStr<'a>> {
+        self.take_span().map(|span| JsonStr::from_span(self.input, span))
+    }
+
+    /// The span of the string at `pos`, moving past it.
+    fn take_span(&mut self) -> Result<StrSpan> {
         if self.peek() != Some(b'"') {
             return Err(self.invalid_type());
         }
-        let (span, end): (StrSpan, usize) = navigate::string(self.input, self.pos);
-        let s = JsonStr::from_span(self.input, span);
+        let (span, end) = navigate::string(self.input, self.pos);
         self.pos = end;
-        Ok(s)
+        Ok(span)
+    }
+
+    /// The body of a string without escapes, as text.
+    fn text(&mut self, span: StrSpan) -> Option<&'a str> {
+        if self.input.len() > WHOLE_TEXT {
+            return core::str::from_utf8(self.input.get(span.start..span.end)?).ok();
+        }
+        let text = match self.text {
+            Some(t) => t,
+            None => *self.text.insert(core::str::from_utf8(self.input).ok()?),
+        };
+        text.get(span.start..span.end)
     }
 
     fn take_number(&mut self) -> Result<&'a [u8]> {
         match self.peek() {
-            Some(b'-' | b'0'..=b'9') => Ok(self.take_value()),
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.pos;
+                self.pos = navigate::number_end(self.input, start);
+                Ok(self.input.get(start..self.pos).unwrap_or_default())
+            }
             _ => Err(self.invalid_type()),
         }
     }
 
     /// Visits a string: borrowed when it has no escapes, else unescaped into scratch.
     fn visit_string<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
-        let s = self.take_string()?;
-        if let Some(plain) = s.as_plain() {
-            return visitor.visit_borrowed_str(plain);
+        let span = self.take_span()?;
+        if !span.escaped {
+            let text = self.text(span).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+            return visitor.visit_borrowed_str(text);
         }
+        let s = JsonStr::from_span(self.input, span);
         let needed = s.unescaped_len();
         match self.scratch.as_deref_mut() {
             None => Err(Error(DecodeErrorKind::NeedsScratch { len: needed })),
@@ -274,10 +305,12 @@ impl<'a> Deserializer<'a, '_> {
 
     /// Visits a member name or enum tag; escaped names go through a small stack buffer.
     fn visit_name<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
-        let s = self.take_string()?;
-        if let Some(plain) = s.as_plain() {
-            return visitor.visit_borrowed_str(plain);
+        let span = self.take_span()?;
+        if !span.escaped {
+            let text = self.text(span).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+            return visitor.visit_borrowed_str(text);
         }
+        let s = JsonStr::from_span(self.input, span);
         let mut buf = [0u8; NAME_BUF];
         match s.unescape_into(&mut buf) {
             Ok(name) => visitor.visit_str(name),
@@ -298,11 +331,7 @@ impl<'a> Deserializer<'a, '_> {
 
     fn float(&mut self) -> Result<f64> {
         let token = self.take_number()?;
-        core::str::from_utf8(token)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            .filter(|f| f.is_finite())
-            .ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+        super::number::to_f64(token).ok_or(Error(DecodeErrorKind::NumberOutOfRange))
     }
 }
 

@@ -16,10 +16,33 @@ pub(crate) fn skip_ws(buf: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// `i` is at the first byte of a number; returns the offset just after it.
+#[inline]
+pub(crate) fn number_end(buf: &[u8], mut i: usize) -> usize {
+    while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = buf.get(i) {
+        i += 1;
+    }
+    i
+}
+
 /// `i` is at an opening quote; returns the string's span and the offset after it.
 #[inline]
 pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
+    // A short string (member names, most values): its closing quote is among the next
+    // sixteen bytes, with no backslash before it.
+    for at in [start, start + 8] {
+        let Some(w) = find::word(buf, at) else { break };
+        let quotes = find::eq_mask(w, b'"');
+        let below = if quotes == 0 { u64::MAX } else { (quotes & quotes.wrapping_neg()) - 1 };
+        if find::eq_mask(w, b'\\') & below != 0 {
+            break;
+        }
+        if quotes != 0 {
+            let end = at + find::first(quotes);
+            return (StrSpan { start, end, escaped: false }, end + 1);
+        }
+    }
     match find::closing_quote::<true>(buf, start, start) {
         Some((end, escaped)) => (StrSpan { start, end, escaped }, end + 1),
         None => {

@@ -171,7 +171,7 @@ impl<'a> RawJson<'a> {
         if self.kind() != JsonKind::Number {
             return None;
         }
-        core::str::from_utf8(self.bytes).ok()?.parse::<f64>().ok().filter(|f| f.is_finite())
+        super::number::to_f64(self.bytes)
     }
 
     /// Decodes the value into `T` with this crate's span decoder (see [`DecodeError`]).
