@@ -361,6 +361,73 @@ mod tests {
         }
     }
 
+    /// A reference for `closing_quote`: byte by byte.
+    fn closing_quote_slowly(buf: &[u8], start: usize) -> Option<(usize, bool)> {
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            match *buf.get(i)? {
+                b'"' => return Some((i, escaped)),
+                b'\\' => {
+                    escaped = true;
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Every placement of escapes, quotes and backslash runs around the 8-, 16- and 32-byte
+    /// steps, in both modes.
+    #[test]
+    fn closing_quote_agrees_with_a_byte_by_byte_search() {
+        let pieces: [&[u8]; 7] = [b"\\\"", b"\\\\", b"\\\\\\\"", b"\\n", b"\\u00e9", "é".as_bytes(), b"x"];
+        for len in 0..80 {
+            for (p, piece) in pieces.iter().enumerate() {
+                for at in (0..=len).step_by(3) {
+                    let mut body = vec![b'a'; len];
+                    body.splice(at..at, piece.iter().copied());
+                    let mut text = body.clone();
+                    text.extend_from_slice(b"\"x\\\"y\"");
+                    let want = closing_quote_slowly(&text, 0);
+                    assert_eq!(closing_quote::<true>(&text, 0, 0), want, "piece {p} at {at} of {len}");
+                    let got = closing_quote::<false>(&text, 0, 0).map(|(end, _)| end);
+                    assert_eq!(got, want.map(|(end, _)| end), "piece {p} at {at} of {len}, not noting");
+                    // Unterminated: nothing found, whatever the length.
+                    assert_eq!(closing_quote::<true>(&body, 0, 0).is_some(), closing_quote_slowly(&body, 0).is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_and_backslashes_are_found_everywhere() {
+        for len in 0..70 {
+            for at in 0..len {
+                for (b, stop) in [(b'"', true), (b'\\', true), (0x1F, true), (0xC3, false), (b'a', false)] {
+                    let mut text = vec![b'a'; len];
+                    text[at] = b;
+                    assert_eq!(next_escape(&text, 0), if stop { at } else { len }, "{b:#x} at {at} of {len}");
+                    assert_eq!(has_backslash(&text), b == b'\\', "{b:#x} at {at} of {len}");
+                    // Whole blocks are skipped up to the one holding the stop (0xC3 is one:
+                    // UTF-8 is checked where it is met).
+                    let skipped = skip_plain_text(&text, 0);
+                    if is_text_stop(b) {
+                        assert!(skipped <= at && at < skipped + BLOCK, "{b:#x} at {at} of {len}: {skipped}");
+                    } else {
+                        assert_eq!(skipped, len - len % BLOCK, "{b:#x} at {at} of {len}");
+                    }
+                    let skipped = skip_no_quote(&text, 0);
+                    if b == b'"' {
+                        assert!(skipped <= at && at < skipped + BLOCK, "{b:#x} at {at} of {len}: {skipped}");
+                    } else {
+                        assert_eq!(skipped, len - len % BLOCK, "{b:#x} at {at} of {len}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The vector and SWAR kernels answer alike for every byte at every position, on a
     /// background of every kind of filler.
     #[test]

@@ -304,6 +304,43 @@ pub(crate) fn exact_f64(token: &[u8]) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// The fast path gives exactly what the full parser gives, wherever it answers.
+    #[test]
+    fn exact_f64_rounds_like_the_full_parser() {
+        let mut seed = 0x1234_5678_9abc_def0_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut answered = 0;
+        for _ in 0..200_000 {
+            let digits = 1 + (next() % 19) as usize;
+            let mut token: String = (0..digits).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
+            if token.len() > 1 && token.starts_with('0') {
+                token.replace_range(0..1, "1");
+            }
+            if next() % 2 == 0 {
+                let point = 1 + (next() as usize % token.len());
+                token.insert(point.min(token.len() - 1).max(1), '.');
+            }
+            if next() % 3 == 0 {
+                token.insert(0, '-');
+            }
+            let full: f64 = token.parse().unwrap();
+            if let Some(fast) = exact_f64(token.as_bytes()) {
+                answered += 1;
+                assert_eq!(fast.to_bits(), full.to_bits(), "{token}");
+            }
+            assert_eq!(to_f64(token.as_bytes()).map(f64::to_bits), Some(full.to_bits()), "{token}");
+        }
+        assert!(answered > 100_000, "the fast path answered only {answered}");
+        for (token, want) in [("12.5", Some(12.5)), ("-0", Some(-0.0)), ("1e3", None), ("9007199254740993", None)] {
+            assert_eq!(exact_f64(token.as_bytes()).map(f64::to_bits), want.map(f64::to_bits), "{token}");
+        }
+    }
+
     fn n(text: &str) -> Number<'_> {
         Number::from_json(RawJson::parse(text.as_bytes()).unwrap()).unwrap()
     }
