@@ -21,162 +21,14 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
+pub(crate) use super::decode_error::Error;
+pub use super::decode_error::{DecodeError, DecodeErrorKind, Expected, FieldName, Found};
+
 use super::lend::{self, LendAccess, Lent};
 use super::navigate;
 use super::raw::{RAW_TOKEN, RawJson, parse_i64, parse_u64};
 use super::scan::StrSpan;
 use super::string::{JsonStr, SJC_ESCAPED_STR};
-
-/// What went wrong while decoding a value into a Rust type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum DecodeErrorKind {
-    /// The JSON value has the wrong type for the field (`found` is what was there).
-    InvalidType {
-        /// The JSON type found.
-        found: Found,
-    },
-    /// A value of the right type but not an acceptable one (an unknown enum tag, say).
-    InvalidValue,
-    /// A sequence or map of the wrong length.
-    InvalidLength {
-        /// The length found.
-        len: usize,
-    },
-    /// A required field is missing.
-    MissingField(&'static str),
-    /// A field appears twice.
-    DuplicateField(&'static str),
-    /// A field the type does not allow (`deny_unknown_fields`).
-    UnknownField,
-    /// An enum tag that names no variant.
-    UnknownVariant,
-    /// An integer does not fit the field's type, or a number is not an integer.
-    NumberOutOfRange,
-    /// An escaped string was decoded into an owned string type, which needs a scratch
-    /// buffer: use [`RawJson::decode_with`] (or a [`JsonStr`](super::JsonStr) field).
-    NeedsScratch {
-        /// Bytes of unescaped text.
-        len: usize,
-    },
-    /// The scratch buffer is smaller than an unescaped string.
-    ScratchTooSmall {
-        /// Bytes of unescaped text.
-        needed: usize,
-        /// Bytes of scratch.
-        capacity: usize,
-    },
-    /// A borrowed `&str` field met an escaped string: use [`JsonStr`](super::JsonStr).
-    EscapedBorrow,
-    /// A `Deserialize` implementation reported an error (its message is not kept).
-    Custom,
-}
-
-/// The JSON type found where another was expected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Found {
-    /// `null`
-    Null,
-    /// a boolean
-    Bool,
-    /// a number
-    Number,
-    /// a string
-    String,
-    /// an array
-    Array,
-    /// an object
-    Object,
-    /// something serde describes otherwise (a char, bytes, a unit struct…)
-    Other,
-}
-
-/// Why typed decoding of a [`RawJson`] failed: what went wrong, and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct DecodeError {
-    /// What went wrong.
-    pub kind: DecodeErrorKind,
-    /// Byte offset in the decoded value where decoding stopped.
-    pub offset: usize,
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            DecodeErrorKind::InvalidType { found } => write!(f, "invalid type: found {found:?}"),
-            DecodeErrorKind::InvalidValue => f.write_str("invalid value"),
-            DecodeErrorKind::InvalidLength { len } => write!(f, "invalid length {len}"),
-            DecodeErrorKind::MissingField(name) => write!(f, "missing field `{name}`"),
-            DecodeErrorKind::DuplicateField(name) => write!(f, "duplicate field `{name}`"),
-            DecodeErrorKind::UnknownField => f.write_str("unknown field"),
-            DecodeErrorKind::UnknownVariant => f.write_str("unknown variant"),
-            DecodeErrorKind::NumberOutOfRange => f.write_str("number out of range for the field"),
-            DecodeErrorKind::NeedsScratch { len } => {
-                write!(f, "escaped string of {len} bytes needs a scratch buffer (use decode_with or JsonStr)")
-            }
-            DecodeErrorKind::ScratchTooSmall { needed, capacity } => {
-                write!(f, "scratch buffer too small: string needs {needed} bytes, scratch has {capacity}")
-            }
-            DecodeErrorKind::EscapedBorrow => f.write_str("escaped string cannot be borrowed as &str (use JsonStr)"),
-            DecodeErrorKind::Custom => f.write_str("invalid value (rejected by its Deserialize implementation)"),
-        }?;
-        write!(f, " at byte {}", self.offset)
-    }
-}
-
-impl core::error::Error for DecodeError {}
-
-/// The error type inside serde; the offset is filled in when decoding returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error(pub(crate) DecodeErrorKind);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&DecodeError { kind: self.0, offset: 0 }, f)
-    }
-}
-
-impl core::error::Error for Error {}
-
-impl de::Error for Error {
-    fn custom<T: fmt::Display>(_msg: T) -> Self {
-        Error(DecodeErrorKind::Custom)
-    }
-    fn invalid_type(unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
-        use de::Unexpected as U;
-        let found = match unexp {
-            U::Unit | U::Option => Found::Null,
-            U::Bool(_) => Found::Bool,
-            U::Unsigned(_) | U::Signed(_) | U::Float(_) => Found::Number,
-            U::Str(_) => Found::String,
-            U::Seq => Found::Array,
-            U::Map => Found::Object,
-            _ => Found::Other,
-        };
-        Error(DecodeErrorKind::InvalidType { found })
-    }
-    fn invalid_value(_unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
-        Error(DecodeErrorKind::InvalidValue)
-    }
-    fn invalid_length(len: usize, _exp: &dyn de::Expected) -> Self {
-        Error(DecodeErrorKind::InvalidLength { len })
-    }
-    fn unknown_variant(_variant: &str, _expected: &'static [&'static str]) -> Self {
-        Error(DecodeErrorKind::UnknownVariant)
-    }
-    fn unknown_field(_field: &str, _expected: &'static [&'static str]) -> Self {
-        Error(DecodeErrorKind::UnknownField)
-    }
-    fn missing_field(field: &'static str) -> Self {
-        Error(DecodeErrorKind::MissingField(field))
-    }
-    fn duplicate_field(field: &'static str) -> Self {
-        Error(DecodeErrorKind::DuplicateField(field))
-    }
-}
 
 type Result<T> = core::result::Result<T, Error>;
 
@@ -185,8 +37,8 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
     value: RawJson<'a>,
     scratch: Option<&mut [u8]>,
 ) -> core::result::Result<T, DecodeError> {
-    let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch, text: None };
-    T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos })
+    let mut de = Deserializer::new(value.as_bytes(), 0, scratch);
+    T::deserialize(&mut de).map_err(|e| de.error(e))
 }
 
 /// Decodes `T` from the value that starts at `start` in `input` (validated text), and
@@ -195,8 +47,8 @@ pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
     input: &'a [u8],
     start: usize,
 ) -> (core::result::Result<T, DecodeError>, usize) {
-    let mut de = Deserializer { input, pos: start, scratch: None, text: None };
-    let result = T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos });
+    let mut de = Deserializer::new(input, start, None);
+    let result = T::deserialize(&mut de).map_err(|e| de.error(e));
     (result, de.pos)
 }
 
@@ -206,6 +58,10 @@ struct Deserializer<'a, 's> {
     scratch: Option<&'s mut [u8]>,
     /// `input` as text, once a member name or a `&str` needed it (see [`Self::text`]).
     text: Option<&'a str>,
+    /// The name of the member whose value is being read.
+    key: Option<StrSpan>,
+    /// The innermost member whose value failed, once one has.
+    failed_in: Option<StrSpan>,
 }
 
 /// Inputs up to this length are turned into one `&str` the first time a string must be
@@ -218,7 +74,18 @@ const WHOLE_TEXT: usize = 512;
 /// Longest escaped member name or enum tag decoded without scratch.
 const NAME_BUF: usize = 128;
 
-impl<'a> Deserializer<'a, '_> {
+impl<'a, 's> Deserializer<'a, 's> {
+    fn new(input: &'a [u8], pos: usize, scratch: Option<&'s mut [u8]>) -> Self {
+        Self { input, pos, scratch, text: None, key: None, failed_in: None }
+    }
+
+    /// The error to report for `e`, raised where decoding stopped.
+    #[cold]
+    fn error(&self, Error(kind): Error) -> DecodeError {
+        let field = self.failed_in.map(|span| FieldName::of(JsonStr::from_span(self.input, span)));
+        DecodeError { kind, offset: self.pos, field }
+    }
+
     fn peek(&mut self) -> Option<u8> {
         self.pos = navigate::skip_ws(self.input, self.pos);
         self.input.get(self.pos).copied()
@@ -235,8 +102,8 @@ impl<'a> Deserializer<'a, '_> {
         }
     }
 
-    fn invalid_type(&mut self) -> Error {
-        Error(DecodeErrorKind::InvalidType { found: self.found() })
+    fn invalid_type(&mut self, expected: Expected) -> Error {
+        Error(DecodeErrorKind::InvalidType { found: self.found(), expected: Some(expected) })
     }
 
     /// The value at `pos` as a span, moving past it.
@@ -255,7 +122,7 @@ impl<'a> Deserializer<'a, '_> {
     /// The span of the string at `pos`, moving past it.
     fn take_span(&mut self) -> Result<StrSpan> {
         if self.peek() != Some(b'"') {
-            return Err(self.invalid_type());
+            return Err(self.invalid_type(Expected::String));
         }
         let (span, end) = navigate::string(self.input, self.pos);
         self.pos = end;
@@ -274,14 +141,14 @@ impl<'a> Deserializer<'a, '_> {
         text.get(span.start..span.end)
     }
 
-    fn take_number(&mut self) -> Result<&'a [u8]> {
+    fn take_number(&mut self, expected: Expected) -> Result<&'a [u8]> {
         match self.peek() {
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
                 self.pos = navigate::number_end(self.input, start);
                 Ok(self.input.get(start..self.pos).unwrap_or_default())
             }
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(expected)),
         }
     }
 
@@ -295,6 +162,19 @@ impl<'a> Deserializer<'a, '_> {
         let s = JsonStr::from_span(self.input, span);
         let needed = s.unescaped_len();
         match self.scratch.as_deref_mut() {
+            // With an allocator, an owned string is simply made.
+            #[cfg(feature = "alloc")]
+            None => {
+                let mut owned = alloc::string::String::with_capacity(needed);
+                for fragment in s.fragments() {
+                    match fragment {
+                        super::Fragment::Text(t) => owned.push_str(t),
+                        super::Fragment::Char(c) => owned.push(c),
+                    }
+                }
+                visitor.visit_string(owned).map_err(borrow_hint)
+            }
+            #[cfg(not(feature = "alloc"))]
             None => Err(Error(DecodeErrorKind::NeedsScratch { len: needed })),
             Some(scratch) => match s.unescape_into(scratch) {
                 Ok(text) => visitor.visit_str(text).map_err(borrow_hint),
@@ -321,7 +201,7 @@ impl<'a> Deserializer<'a, '_> {
     }
 
     fn integer<T: TryFrom<i64> + TryFrom<u64>>(&mut self) -> Result<T> {
-        let token = self.take_number()?;
+        let token = self.take_number(Expected::Integer)?;
         let value = match parse_u64(token) {
             Some(u) => T::try_from(u).ok(),
             None => parse_i64(token).and_then(|i| T::try_from(i).ok()),
@@ -330,7 +210,7 @@ impl<'a> Deserializer<'a, '_> {
     }
 
     fn float(&mut self) -> Result<f64> {
-        let token = self.take_number()?;
+        let token = self.take_number(Expected::Number)?;
         super::number::to_f64(token).ok_or(Error(DecodeErrorKind::NumberOutOfRange))
     }
 }
@@ -338,7 +218,7 @@ impl<'a> Deserializer<'a, '_> {
 /// A `&str` visitor that met a transient string: say why, precisely.
 fn borrow_hint(e: Error) -> Error {
     match e.0 {
-        DecodeErrorKind::InvalidType { found: Found::String } => Error(DecodeErrorKind::EscapedBorrow),
+        DecodeErrorKind::InvalidType { found: Found::String, .. } => Error(DecodeErrorKind::EscapedBorrow),
         _ => e,
     }
 }
@@ -357,7 +237,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             Some(b'[') => self.deserialize_seq(visitor),
             Some(b'{') => self.deserialize_map(visitor),
             _ => {
-                let token = self.take_number()?;
+                let token = self.take_number(Expected::Number)?;
                 if let Some(u) = parse_u64(token) {
                     visitor.visit_u64(u)
                 } else if let Some(i) = parse_i64(token) {
@@ -380,7 +260,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 self.take_value();
                 visitor.visit_bool(false)
             }
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Bool)),
         }
     }
 
@@ -435,13 +315,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         match self.peek() {
             Some(b'"') => {
                 let s = self.take_string()?;
-                match s.as_plain() {
-                    Some(p) => visitor.visit_borrowed_bytes(p.as_bytes()),
-                    None => Err(Error(DecodeErrorKind::EscapedBorrow)),
+                match s.is_escaped() {
+                    false => visitor.visit_borrowed_bytes(s.raw()),
+                    true => Err(Error(DecodeErrorKind::EscapedBorrow)),
                 }
             }
             Some(b'[') => self.deserialize_seq(visitor),
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::String)),
         }
     }
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -462,7 +342,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             self.take_value();
             visitor.visit_unit()
         } else {
-            Err(self.invalid_type())
+            Err(self.invalid_type(Expected::Null))
         }
     }
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
@@ -475,7 +355,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             let raw = self.take_value();
             if raw.is_empty() {
                 self.pos = start;
-                return Err(self.invalid_type());
+                return Err(self.invalid_type(Expected::Value));
             }
             return visitor.visit_map(LendAccess::new(Lent::Raw, raw));
         }
@@ -488,7 +368,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek() != Some(b'[') {
-            return Err(self.invalid_type());
+            return Err(self.invalid_type(Expected::Array));
         }
         self.pos += 1;
         let value = visitor.visit_seq(Elements { de: &mut *self, first: true })?;
@@ -516,7 +396,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek() != Some(b'{') {
-            return Err(self.invalid_type());
+            return Err(self.invalid_type(Expected::Object));
         }
         self.pos += 1;
         let value = visitor.visit_map(Members { de: &mut *self, first: true })?;
@@ -548,7 +428,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     ) -> Result<V::Value> {
         match self.peek() {
             Some(b'{') => self.deserialize_map(visitor),
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Object)),
         }
     }
 
@@ -571,7 +451,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     _ => Err(Error(DecodeErrorKind::InvalidLength { len: 2 })),
                 }
             }
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Variant)),
         }
     }
 
@@ -622,14 +502,24 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
         if self.de.peek() != Some(b'"') {
             return Ok(None);
         }
-        seed.deserialize(MapKey { de: &mut *self.de }).map(Some)
+        let at = self.de.pos;
+        let key = seed.deserialize(MapKey { de: &mut *self.de });
+        // The name's span, between the quotes, for errors in its value.
+        self.de.key = Some(StrSpan { start: at + 1, end: self.de.pos.saturating_sub(1), escaped: true });
+        key.map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         if self.de.peek() == Some(b':') {
             self.de.pos += 1;
         }
-        seed.deserialize(&mut *self.de)
+        let key = self.de.key;
+        seed.deserialize(&mut *self.de).inspect_err(|_| {
+            // The innermost member is named: errors pass through every enclosing one.
+            if self.de.failed_in.is_none() {
+                self.de.failed_in = key;
+            }
+        })
     }
 }
 
@@ -752,13 +642,13 @@ impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de, '_> {
         Ok(())
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], _visitor: V) -> Result<V::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
 }
 
@@ -883,7 +773,7 @@ mod tests {
         let e = raw(r#"{"name":"x","count":-1}"#).decode::<Call<'_>>().unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::NumberOutOfRange);
         let e = raw(r#"{"name":"x","count":"3"}"#).decode::<Call<'_>>().unwrap_err();
-        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String });
+        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Integer) });
         let e = raw(r#"{"name":"x","name":"y"}"#).decode::<Call<'_>>().unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::DuplicateField("name"));
         assert_eq!(e.to_string(), "duplicate field `name` at byte 18"); // just after the second name
@@ -896,10 +786,71 @@ mod tests {
             s: &'a str,
         }
         assert_eq!(raw(r#"{"s":"plain"}"#).decode::<S<'_>>().unwrap().s, "plain");
+        // Escaped text cannot be lent: with an allocator the string is made, and the `&str`
+        // visitor refuses it; without one, there is nowhere to unescape it.
         let e = raw(r#"{"s":"a\"b"}"#).decode::<S<'_>>().unwrap_err();
-        assert_eq!(e.kind, DecodeErrorKind::NeedsScratch { len: 3 });
+        let want = if cfg!(feature = "alloc") {
+            DecodeErrorKind::EscapedBorrow
+        } else {
+            DecodeErrorKind::NeedsScratch { len: 3 }
+        };
+        assert_eq!(e.kind, want);
+        assert_eq!(e.field.unwrap().as_str(), "s");
         let e = raw(r#"{"s":"a\"b"}"#).decode_with::<S<'_>>(&mut [0; 8]).unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::EscapedBorrow);
+    }
+
+    /// Issue 8: with `alloc`, owned strings decode whatever their escapes, with no scratch.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn owned_strings_with_alloc_need_no_scratch() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct S {
+            city: alloc::string::String,
+            note: Option<alloc::string::String>,
+            plain: alloc::string::String,
+        }
+        let s: S = raw(r#"{"city":"S\u00e3o Paulo \"SP\"","note":"a\nb\ud83d\ude00","plain":"x"}"#).decode().unwrap();
+        assert_eq!(s, S { city: "São Paulo \"SP\"".into(), note: Some("a\nb😀".into()), plain: "x".into() });
+    }
+
+    /// Issue 8: errors name the member whose value failed and the type it needed.
+    #[test]
+    fn errors_name_the_member_and_the_expected_type() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            days: u8,
+            units: bool,
+        }
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Outer {
+            city: u8,
+            forecast: Inner,
+        }
+        let e = raw(r#"{"city":1,"forecast":{"days":"3","unit\u0073":true}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Integer) });
+        assert_eq!(e.field.unwrap().as_str(), "days");
+        let e = raw(r#"{"city":1,"forecast":{"days":3}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::MissingField("units"));
+        assert_eq!(e.field.unwrap().as_str(), "forecast", "the object that lacks it");
+        assert_eq!(e.to_string(), "missing field `units` in `forecast` at byte 30");
+        let e = raw(r#"{"forecast":{"days":3,"units":true}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!((e.kind, e.field), (DecodeErrorKind::MissingField("city"), None));
+        // An escaped member name is named unescaped; a long one is cut.
+        let e = raw(r#"{"cit\u0079":true}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.field.unwrap().as_str(), "city");
+        let long = "x".repeat(40);
+        let text = std::format!(r#"{{"{long}":1,"city":1,"forecast":{{"days":[],"units":true}}}}"#);
+        let e = RawJson::parse(text.as_bytes()).unwrap().decode::<Outer>().unwrap_err();
+        assert_eq!((e.field.unwrap().as_str(), e.field.unwrap().is_truncated()), ("days", false));
+        assert_eq!(e.to_string(), "invalid type: found an array, expected an integer, in `days` at byte 74");
+        // A name longer than the buffer is cut at a character boundary.
+        let name = crate::wire::JsonStr::from_text("ééééééééééééééééé!"); // 34 bytes
+        let cut = FieldName::of(name);
+        assert_eq!((cut.as_str(), cut.is_truncated()), ("éééééééééééééééé", true));
+        assert_eq!(cut.to_string(), "éééééééééééééééé…");
     }
 
     #[test]

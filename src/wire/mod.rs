@@ -17,6 +17,7 @@
 
 mod codes;
 mod de;
+mod decode_error;
 mod encode;
 mod envelope;
 mod find;
@@ -30,7 +31,7 @@ mod ser;
 mod string;
 
 pub use codes::ErrorCode;
-pub use de::{DecodeError, DecodeErrorKind, Found};
+pub use decode_error::{DecodeError, DecodeErrorKind, Expected, FIELD_NAME_LEN, FieldName, Found};
 pub use encode::{BatchWriter, EncodeError, ErrorId, FrameWriter, NO_PARAMS};
 pub use envelope::{
     Batch, BatchIter, EnvelopeError, ErrorObject, ErrorResponse, Frame, Member, Message, MessageKind, Notification,
