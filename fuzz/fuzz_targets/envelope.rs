@@ -114,9 +114,26 @@ fn trim_ws(b: &[u8]) -> &[u8] {
     &b[start..]
 }
 
-/// What raw JSON becomes when written: line breaks turned into spaces.
+/// What raw JSON becomes when written: itself without line breaks, else compact (every
+/// whitespace byte outside strings dropped), found here byte by byte.
 fn one_line(raw: RawJson<'_>) -> Vec<u8> {
-    raw.as_bytes().iter().map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }).collect()
+    let bytes = raw.as_bytes();
+    if !bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
+        return bytes.to_vec();
+    }
+    let (mut out, mut in_string, mut escaped) = (Vec::new(), false, false);
+    for &b in bytes {
+        if in_string {
+            in_string = escaped || b != b'"';
+            escaped = !escaped && b == b'\\';
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        } else {
+            in_string = b == b'"';
+        }
+        out.push(b);
+    }
+    out
 }
 
 fn text(s: mcp_sansio::wire::JsonStr<'_>) -> String {
