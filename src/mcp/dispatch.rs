@@ -293,6 +293,20 @@ pub fn decode_notification<'a>(
 /// Decodes `result` as the answer to the request it is for: by that request's method,
 /// never by the members it happens to have.
 ///
+/// ```
+/// use mcp_sansio::mcp::{decode_request, decode_result, AnyRequest, AnyResult, Method};
+/// use mcp_sansio::wire::RawJson;
+///
+/// let params = RawJson::parse(br#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
+/// let AnyRequest::CallTool(call) = decode_request(Method::ToolsCall, Some(params)).unwrap() else { panic!() };
+/// assert_eq!(call.name, "add");
+///
+/// // The same bytes mean different things as answers to different requests.
+/// let result = RawJson::parse(br#"{"content":[],"tools":[]}"#).unwrap();
+/// assert!(matches!(decode_result(Method::ToolsCall, result), Ok(AnyResult::CallTool(_))));
+/// assert!(matches!(decode_result(Method::ToolsList, result), Ok(AnyResult::ListTools(_))));
+/// ```
+///
 /// `resultType` (2026-07-28) decides first: absent or `complete` means the method's own
 /// result; `input_required` is an [`InputRequiredResult`] for the three methods that may
 /// return one and an error otherwise; anything else is

@@ -17,6 +17,11 @@ use crate::wire::{DecodeElements, DecodeError, JsonKind, JsonStr, ObjectMembers,
 
 /// A JSON array of `T`: either a span of the frame, decoded on demand, or a slice built
 /// for encoding.
+///
+/// A decoded `tools/list` result does not copy its 50 tools anywhere: its `tools` field is
+/// an [`Items`] that remembers the array's span and decodes one [`Tool`](super::Tool) each
+/// time the iterator is advanced. Values built for encoding use the other form, a borrowed
+/// slice (`Items::from(&TOOLS[..])`), and serialize exactly like a decoded array would.
 pub struct Items<'a, T> {
     repr: ItemsRepr<'a, T>,
 }
