@@ -235,6 +235,29 @@ impl DecodeError {
     pub(crate) const fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         Self { kind, offset, field: None }
     }
+
+    /// The same error with its offset counted from the start of `message`, the frame that
+    /// `value` (the decoded value) was read from; unchanged if `value` is not part of it
+    /// (a default such as [`RawJson::EMPTY_OBJECT`](super::RawJson::EMPTY_OBJECT)).
+    ///
+    /// ```
+    /// use mcp_sansio::wire::{Message, RawJson};
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Args { city: u8 }
+    /// let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"city":"Oslo"}}}"#;
+    /// let Message::Request(r) = Message::parse(frame).unwrap() else { panic!() };
+    /// let args = r.params.unwrap().get("arguments").unwrap();
+    /// let e = args.decode::<Args>().unwrap_err();
+    /// assert_eq!(e.offset, 8);
+    /// assert_eq!(e.within(args, frame).offset, 87);
+    /// assert_eq!(frame[87], b'"');
+    /// ```
+    pub fn within(self, value: super::RawJson<'_>, message: &[u8]) -> Self {
+        match value.offset_in(message) {
+            Some(at) => Self { offset: self.offset + at, ..self },
+            None => self,
+        }
+    }
 }
 
 impl fmt::Display for DecodeError {

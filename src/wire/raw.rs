@@ -75,6 +75,13 @@ impl<'a> RawJson<'a> {
         self.bytes
     }
 
+    /// Where this value starts in `outer`, if it is a part of it (a span of the same
+    /// frame), such as a member of a message's `params`.
+    pub fn offset_in(&self, outer: &[u8]) -> Option<usize> {
+        let at = (self.bytes.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
+        (at + self.bytes.len() <= outer.len()).then_some(at)
+    }
+
     /// The value's text as `&str` (validated JSON is always UTF-8).
     pub fn as_text(&self) -> &'a str {
         core::str::from_utf8(self.bytes).unwrap_or_default()
