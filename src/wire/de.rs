@@ -131,7 +131,7 @@ impl<'a, 's> Deserializer<'a, 's> {
 
     /// The body of a string without escapes, as text.
     fn text(&mut self, span: StrSpan) -> Option<&'a str> {
-        if self.input.len() > WHOLE_TEXT {
+        if self.input.len() > WHOLE_TEXT || !super::find::VECTOR {
             return core::str::from_utf8(self.input.get(span.start..span.end)?).ok();
         }
         let text = match self.text {

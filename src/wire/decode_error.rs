@@ -151,21 +151,17 @@ impl FieldName {
     /// The name, unescaped, from a member name as it was on the wire.
     pub(crate) fn of(name: super::JsonStr<'_>) -> Self {
         let mut bytes = [0u8; FIELD_NAME_LEN];
-        let mut len = 0;
-        let mut truncated = false;
-        for c in name.chars() {
-            let mut utf8 = [0u8; 4];
-            let c = c.encode_utf8(&mut utf8).as_bytes();
-            match bytes.get_mut(len..len + c.len()) {
-                Some(dst) => dst.copy_from_slice(c),
-                None => {
-                    truncated = true;
-                    break;
-                }
-            }
-            len += c.len();
+        if let Ok(text) = name.unescape_into(&mut bytes) {
+            return Self { len: text.len() as u8, bytes, truncated: false };
         }
-        Self { bytes, len: len as u8, truncated }
+        // Too long: the first bytes as they were sent, cut at a character boundary.
+        let raw = name.raw();
+        let mut len = FIELD_NAME_LEN.min(raw.len());
+        while len > 0 && raw.get(len).is_some_and(|&b| (0x80..0xC0).contains(&b)) {
+            len -= 1;
+        }
+        bytes[..len].copy_from_slice(&raw[..len]);
+        Self { bytes, len: len as u8, truncated: true }
     }
 
     /// The name (its first [`FIELD_NAME_LEN`] bytes if [`is_truncated`](Self::is_truncated)).

@@ -76,6 +76,9 @@ pub(crate) const fn is_escape_stop(b: u8) -> bool {
 
 #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
 use swar as kernel;
+/// Whether this target has SIMD for the block kernels to compile to.
+pub(crate) const VECTOR: bool = cfg!(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"));
+
 /// The kernels of this target: vectorizable loops where there is SIMD, SWAR words elsewhere.
 #[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
 use vector as kernel;
@@ -98,6 +101,9 @@ pub(crate) fn skip_plain_escape(buf: &[u8], i: usize) -> usize {
 /// at a time while it can: quotes are rare inside a string, so this is the longest run.
 #[inline(always)]
 pub(crate) fn skip_no_quote(buf: &[u8], i: usize) -> usize {
+    if !VECTOR {
+        return i;
+    }
     let Some(rest) = buf.get(i..) else { return i };
     let mut n = 0;
     for pair in rest.chunks_exact(2 * BLOCK) {
@@ -126,6 +132,11 @@ pub(crate) fn skip_no_quote_noting_backslashes(buf: &[u8], i: usize) -> (usize, 
 
 #[inline(always)]
 fn skip_blocks(buf: &[u8], i: usize, mut plain: impl FnMut(&[u8; BLOCK]) -> bool) -> usize {
+    // Without SIMD a block is two words: the word loops of the callers do the same work
+    // with less code, which matters more on such targets (microcontrollers).
+    if !VECTOR {
+        return i;
+    }
     let Some(rest) = buf.get(i..) else { return i };
     let mut n = 0;
     for chunk in rest.chunks_exact(BLOCK) {
@@ -139,11 +150,15 @@ fn skip_blocks(buf: &[u8], i: usize, mut plain: impl FnMut(&[u8; BLOCK]) -> bool
 }
 
 /// Whether `bytes` holds a backslash.
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
     let mut words = bytes.chunks_exact(8);
     let found = words.by_ref().any(|w| word(w, 0).is_some_and(|w| eq_mask(w, b'\\') != 0));
-    found || words.remainder().contains(&b'\\')
+    // A loop rather than `contains`, whose general search is larger code for these few bytes.
+    #[allow(clippy::manual_contains)]
+    let tail = words.remainder().iter().any(|&b| b == b'\\');
+    found || tail
 }
 
 /// The offset of the first byte at or after `i` that must be escaped in a string literal,
@@ -181,7 +196,8 @@ pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
 /// only until the first one is seen, so text written with many escapes (Python's
 /// `json.dumps` writes every non-ASCII character as `\uXXXX`) is skipped about as fast
 /// as plain text.
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, mut i: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     loop {
@@ -213,7 +229,9 @@ pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, m
                     let rest = buf.get(i..)?;
                     let k = rest.iter().position(|&b| b == b'"')?;
                     if BACKSLASHES && !escaped {
-                        escaped = rest[..k].contains(&b'\\');
+                        #[allow(clippy::manual_contains)] // see `has_backslash`
+                        let tail = rest[..k].iter().any(|&b| b == b'\\');
+                        escaped = tail;
                     }
                     break i + k;
                 }

@@ -26,7 +26,8 @@ pub(crate) fn number_end(buf: &[u8], mut i: usize) -> usize {
 }
 
 /// `i` is at an opening quote; returns the string's span and the offset after it.
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
     // A short string (member names, most values): its closing quote is among the next
@@ -55,7 +56,9 @@ pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
 /// `i` is at an opening quote; returns the offset after the closing one.
 #[inline]
 fn string_end(buf: &[u8], i: usize) -> usize {
-    match find::closing_quote::<false>(buf, i + 1, i + 1) {
+    // Without SIMD, the same instance as `string` (noting backslashes costs a little time
+    // and saves a second copy of the code).
+    match find::closing_quote::<{ !find::VECTOR }>(buf, i + 1, i + 1) {
         Some((end, _)) => end + 1,
         None => buf.len(),
     }

@@ -215,7 +215,7 @@ fn hex_value(b: u8) -> Option<u16> {
 }
 
 /// The four hex digits at `at`, as a UTF-16 unit.
-#[inline(always)]
+#[inline]
 fn hex4(buf: &[u8], at: usize) -> Option<u16> {
     let &[a, b, c, d] = buf.get(at..at + 4)? else { return None };
     Some((hex_value(a)? << 12) | (hex_value(b)? << 8) | (hex_value(c)? << 4) | hex_value(d)?)
@@ -223,7 +223,7 @@ fn hex4(buf: &[u8], at: usize) -> Option<u16> {
 
 /// Validates the escape whose backslash is at `at`; returns the offset after it, or `None`
 /// if it is not valid (see [`escape_error`] for why).
-#[inline(always)]
+#[inline]
 fn escape(buf: &[u8], at: usize) -> Option<usize> {
     match buf.get(at + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
@@ -277,11 +277,43 @@ fn escape_error(buf: &[u8], at: usize) -> ScanError {
     }
 }
 
+/// Checks the run of non-ASCII bytes that starts at `i`: characters come in runs (a word
+/// of Cyrillic, CJK, an emoji sequence). Returns the offset after it, or the offset of the
+/// first sequence that is not well formed.
+///
+/// A run of bytes of 0x80 and above holds whole characters only, if it is valid: every
+/// byte of a multi-byte character is, and the ASCII byte that ends the run starts a new
+/// one. So checking the run alone, sequence by sequence, checks exactly its characters.
+/// Where code size matters more than speed (targets without SIMD) core's `from_utf8`
+/// does it, which any firmware links anyway; the tests check that both agree.
+#[inline]
+fn utf8_run(buf: &[u8], i: usize) -> Result<usize, usize> {
+    if find::VECTOR { utf8_run_here(buf, i) } else { utf8_run_core(buf, i) }
+}
+
+fn utf8_run_here(buf: &[u8], mut i: usize) -> Result<usize, usize> {
+    loop {
+        i = utf8_sequence(buf, i).ok_or(i)?;
+        if buf.get(i).is_none_or(|&b| b < 0x80) {
+            return Ok(i);
+        }
+    }
+}
+
+fn utf8_run_core(buf: &[u8], i: usize) -> Result<usize, usize> {
+    let run = buf.get(i..).unwrap_or_default();
+    let len = run.iter().position(|&b| b < 0x80).unwrap_or(run.len());
+    match core::str::from_utf8(&run[..len]) {
+        Ok(_) => Ok(i + len),
+        Err(e) => Err(i + e.valid_up_to()),
+    }
+}
+
 /// Checks the UTF-8 sequence that starts at `i` (a byte of 0x80 or above) against Unicode's
 /// table 3-7 (no overlongs, no encoded surrogates, nothing above U+10FFFF); returns the
 /// offset after it, or `None` if it is not well formed (the error is then at `i`). A
 /// sequence cut short by a quote, a backslash or the end of input is not well formed.
-#[inline(always)]
+#[inline]
 fn utf8_sequence(buf: &[u8], i: usize) -> Option<usize> {
     let (len, lo, hi) = match buf.get(i)? {
         0xC2..=0xDF => (2, 0x80, 0xBF),
@@ -367,8 +399,10 @@ impl<'a> Scanner<'a> {
     /// Scans a string whose opening quote is at `pos`.
     ///
     /// A string with no special byte in its first eight is finished here (member names,
-    /// short values); the rest go to [`string_from`](Self::string_from).
-    #[inline]
+    /// short values); the rest go to [`string_from`](Self::string_from). Inlined where code
+    /// size matters less than speed (targets with SIMD); a call elsewhere.
+    #[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+    #[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
     pub(crate) fn string(&mut self) -> Result<StrSpan, ScanError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = self.pos + 1;
@@ -432,22 +466,13 @@ impl<'a> Scanner<'a> {
                         }
                     }
                 }
-                Some(0x80..=0xFF) => {
-                    // Non-ASCII characters come in runs (a word of Cyrillic, CJK, an emoji
-                    // sequence): check the whole run here.
-                    loop {
-                        match utf8_sequence(buf, i) {
-                            Some(next) => i = next,
-                            None => {
-                                self.pos = i;
-                                return Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: i });
-                            }
-                        }
-                        if buf.get(i).is_none_or(|&b| b < 0x80) {
-                            break;
-                        }
+                Some(0x80..=0xFF) => match utf8_run(buf, i) {
+                    Ok(next) => i = next,
+                    Err(at) => {
+                        self.pos = at;
+                        return Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: at });
                     }
-                }
+                },
                 Some(_) => {
                     self.pos = i;
                     return Err(ScanError { kind: ScanErrorKind::ControlCharacter, offset: i });
@@ -687,6 +712,36 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(kind(text), Some(want), "{text:?}");
+        }
+    }
+
+    /// Both ways of checking a run of non-ASCII bytes agree on every 1-to-3-byte start
+    /// and on a sample of 4-byte ones, followed by ASCII, a quote, more non-ASCII or the end.
+    #[test]
+    fn utf8_runs_are_checked_alike_both_ways() {
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=0xFFu8 {
+                cases.push(vec![a, b]);
+                cases.push(vec![a, b, 0x80]);
+                cases.push(vec![a, b, 0xBF, b'x']);
+                if a >= 0xE0 {
+                    for c in [0x00, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] {
+                        cases.push(vec![a, b, c, b'"']);
+                        cases.push(vec![a, b, c, 0x80, 0xBF]);
+                    }
+                }
+            }
+        }
+        for case in &cases {
+            for end in 1..=case.len() {
+                let bytes = &case[..end];
+                assert_eq!(utf8_run_here(bytes, 0), utf8_run_core(bytes, 0), "{bytes:02x?}");
+            }
+        }
+        for s in ["é", "東京", "😀👍🏽", "\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}"] {
+            assert_eq!(utf8_run_here(s.as_bytes(), 0), Ok(s.len()));
+            assert_eq!(utf8_run_core(s.as_bytes(), 0), Ok(s.len()));
         }
     }
 
