@@ -215,7 +215,7 @@ fn hex_value(b: u8) -> Option<u16> {
 }
 
 /// The four hex digits at `at`, as a UTF-16 unit.
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
 fn hex4(buf: &[u8], at: usize) -> Option<u16> {
     let &[a, b, c, d] = buf.get(at..at + 4)? else { return None };
     Some((hex_value(a)? << 12) | (hex_value(b)? << 8) | (hex_value(c)? << 4) | hex_value(d)?)
@@ -223,7 +223,7 @@ fn hex4(buf: &[u8], at: usize) -> Option<u16> {
 
 /// Validates the escape whose backslash is at `at`; returns the offset after it, or `None`
 /// if it is not valid (see [`escape_error`] for why).
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
 fn escape(buf: &[u8], at: usize) -> Option<usize> {
     match buf.get(at + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
@@ -291,6 +291,7 @@ fn utf8_run(buf: &[u8], i: usize) -> Result<usize, usize> {
     if find::VECTOR { utf8_run_here(buf, i) } else { utf8_run_core(buf, i) }
 }
 
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
 fn utf8_run_here(buf: &[u8], mut i: usize) -> Result<usize, usize> {
     loop {
         i = utf8_sequence(buf, i).ok_or(i)?;
@@ -313,7 +314,7 @@ fn utf8_run_core(buf: &[u8], i: usize) -> Result<usize, usize> {
 /// table 3-7 (no overlongs, no encoded surrogates, nothing above U+10FFFF); returns the
 /// offset after it, or `None` if it is not well formed (the error is then at `i`). A
 /// sequence cut short by a quote, a backslash or the end of input is not well formed.
-#[inline]
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
 fn utf8_sequence(buf: &[u8], i: usize) -> Option<usize> {
     let (len, lo, hi) = match buf.get(i)? {
         0xC2..=0xDF => (2, 0x80, 0xBF),
