@@ -17,4 +17,5 @@
 
 mod line;
 
+pub(crate) use line::LineState;
 pub use line::{LineError, LineFramer};

@@ -5,20 +5,21 @@
 
 use serde::Serialize;
 
+use super::caller_errors::{Responded, SendError};
 use super::config::RequestOptions;
-use super::endpoint::{Endpoint, State};
-use super::errors::{Responded, SendError};
+use super::endpoint::Endpoint;
 use super::event::CloseReason;
-use super::inbound::Responder;
 use super::outbound::OutEntry;
+use super::responder::Responder;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
 
 impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
+    /// Commands are refused once the session is ending: closing, closed, or the peer's
+    /// input over.
     fn check_open(&self) -> Result<(), SendError> {
-        let c = &self.core.closing;
-        if c.stop_input || c.eof || c.done || self.core.state == State::Closed {
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return Err(SendError::Closed);
         }
         Ok(())
@@ -48,14 +49,14 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if known == Some(Method::Initialize) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.state, core.version) {
-            (State::Ready, Some(version)) => {
+        match core.life.ready_version() {
+            Some(version) => {
                 if let Some(m) = known {
                     if !m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Request) {
                         return Err(SendError::MethodNotAllowed);
                     }
                     if let Some(cap) = m.required_capability(version, core.config.role.peer())
-                        && !core.peer_caps.contains(cap)
+                        && !core.life.peer_caps().contains(cap)
                     {
                         return Err(SendError::CapabilityNotDeclared(cap));
                     }
@@ -75,18 +76,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         core.out.allocate_id();
         let idle = options.timeout.unwrap_or(core.config.request_timeout);
         let max = options.max_time.unwrap_or(core.config.max_request_time);
-        core.out.slots[slot] = Some(OutEntry {
-            id: id_number,
-            method: known,
-            idle,
-            idle_deadline: core.now + idle,
-            max_deadline: core.now + max,
-            progress: options.progress,
-            reset_on_progress: options.progress && options.reset_timeout_on_progress,
-            last_progress: None,
-            ended: None,
-            cancel_unsent: false,
-        });
+        let mut entry = OutEntry::new(id_number, known, core.now, idle, max);
+        entry.progress = options.progress;
+        entry.reset_on_progress = options.progress && options.reset_timeout_on_progress;
+        core.out.insert(slot, entry);
         Ok(id)
     }
 
@@ -110,8 +103,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if matches!(known, Some(Method::Initialized | Method::Cancelled | Method::Progress)) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.state, core.version) {
-            (State::Ready, Some(version)) => {
+        match core.life.ready_version() {
+            Some(version) => {
                 if let Some(m) = known
                     && (!m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Notification))
                 {
@@ -122,7 +115,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             _ => return Err(SendError::NotReady),
         }
         if let Some(cap) = known.and_then(|m| m.sender_capability())
-            && !core.own_caps.contains(cap)
+            && !core.life.own_caps().contains(cap)
         {
             return Err(SendError::CapabilityNotDeclared(cap));
         }
@@ -131,10 +124,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     }
 
     fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
-        let closed = self.check_open().is_err() && !self.core.closing.eof;
         let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
-        let progress_message = self.core.version.is_none_or(|v| v != crate::mcp::ProtocolVersion::V2024_11_05);
-        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed, progress_message })
+        self.core.responder(slot).ok_or(SendError::UnknownRequest)
     }
 
     /// Answers the peer's request `id` with `result` (which must serialize to a JSON
@@ -186,13 +177,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         self.check_open()?;
         let core = &mut self.core;
         let number = id.as_ref().as_u64();
-        if core.init.is_some_and(|i| Some(i.id) == number) {
+        if core.life.init().is_some_and(|i| Some(i.id) == number) {
             return Err(SendError::NotCancellable);
         }
-        let slot = number
-            .and_then(|n| core.out.find(n))
-            .filter(|&i| core.out.slots[i].is_some_and(|e| e.ended.is_none()))
-            .ok_or(SendError::UnknownRequest)?;
+        let number = number.filter(|&n| core.out.is_live(n)).ok_or(SendError::UnknownRequest)?;
         #[derive(Serialize)]
         struct Params<'r> {
             #[serde(rename = "requestId")]
@@ -201,7 +189,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             reason: Option<&'r str>,
         }
         core.tx.notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
-        core.out.slots[slot] = None;
+        core.out.forget(number);
         Ok(())
     }
 
@@ -211,7 +199,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// [`Event::Closed`](super::Event::Closed).
     pub fn close(&mut self, now: Instant) {
         self.core.advance(now);
-        if !self.core.closing.done {
+        if !self.core.life.is_closed() {
             self.core.shut_down(CloseReason::LocalClose);
         }
     }

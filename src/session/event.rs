@@ -3,7 +3,7 @@
 use core::fmt;
 use core::time::Duration;
 
-use super::inbound::Responder;
+use super::responder::Responder;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::time::Instant;
 use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJson, RequestId, RequestIdRef};

@@ -7,13 +7,17 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | `endpoint.rs` | the state, inputs, the drain (`poll_output`), getters |
-//! | `dispatch.rs` | what each received frame means and what is done about it |
+//! | `endpoint.rs` | the public machine: inputs, the drain (`poll_output`), getters |
+//! | `core.rs` | the state apart from the received bytes: the sub-machines and what ties them |
+//! | `lifecycle.rs` | one state enum: handshake, ready, closing with its reason, closed |
+//! | `receive.rs` | what each received frame means and what is done about it |
 //! | `commands.rs` | what the application sends, checked against version and capabilities |
 //! | `outbound.rs`, `inbound.rs` | the fixed tables of requests in flight each way |
-//! | `timers.rs` | request timeouts, the initialize timeout, keepalive |
-//! | `plan.rs` | turning a processed frame into a borrowed event |
-//! | `pagination.rs` | opaque cursors for servers, a page walker for clients |
+//! | `responder.rs` | answering one of the peer's requests |
+//! | `timers.rs` | the timer table, request timeouts, the initialize timeout, keepalive |
+//! | `event.rs` | what the endpoint reports |
+//! | `config.rs`, `caller_errors.rs` | how it is set up; the caller's mistakes and limits |
+//! | `cursors.rs` | opaque cursors for servers, a page walker for clients |
 //!
 //! ## Choices where the specification leaves room
 //!
@@ -42,22 +46,24 @@
 //! handshake one (the `State` and dispatch split between lifecycle and correlation is
 //! where it goes).
 
+mod caller_errors;
 mod commands;
 mod config;
-mod dispatch;
+mod core;
+mod cursors;
 mod endpoint;
-mod errors;
 mod event;
 mod inbound;
+mod lifecycle;
 mod outbound;
-mod pagination;
-mod plan;
+mod receive;
+mod responder;
 mod timers;
 
+pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
     Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REQUEST_TIMEOUT, Keepalive, RequestOptions,
 };
+pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
-pub use errors::{ConfigError, Responded, SendError};
 pub use event::{CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason};
-pub use pagination::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};

@@ -44,4 +44,3 @@ pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::FrameView;
 pub(crate) use navigate::batch_element;
-pub(crate) use scan::StrSpan;

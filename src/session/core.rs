@@ -1,0 +1,169 @@
+//! The endpoint's state apart from the received bytes: the sub-machines, and what ties
+//! them together (the handshake messages, the events that borrow nothing, the end).
+//!
+//! The received bytes stay outside [`Core`] so that an event can borrow them while the
+//! core is changed: see [`Endpoint::poll_output`](super::Endpoint::poll_output).
+
+use core::time::Duration;
+
+use serde::Serialize;
+
+use super::caller_errors::SendError;
+use super::config::Config;
+use super::event::{CloseReason, Event};
+use super::inbound::Inbound;
+use super::lifecycle::{Cause, Lifecycle};
+use super::outbound::{Ended, Outbound};
+use super::timers::{Timer, Timers};
+use crate::framing::LineState;
+use crate::mcp::ProtocolVersion;
+use crate::time::Instant;
+use crate::wire::{FrameWriter, RawJson, RequestId};
+
+/// A batch frame being processed element by element.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BatchCursor {
+    /// Offset in the receive buffer of the next element's search position.
+    pub next: usize,
+    /// End of the array in the receive buffer.
+    pub end: usize,
+}
+
+/// Events waiting to be delivered that borrow nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Queued {
+    /// Client: `Ready` follows `Negotiated`.
+    pub ready: bool,
+    pub unresponsive: Option<Duration>,
+    /// A frame given to `handle_frame` that can never fit the receive buffer.
+    pub oversized_frame: Option<usize>,
+    pub dropped_reply: Option<usize>,
+}
+
+pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
+    pub config: Config<'a>,
+    /// The framer's cursor over the receive buffer.
+    pub rx: LineState,
+    pub tx: FrameWriter<'a>,
+    pub life: Lifecycle,
+    pub out: Outbound<OUT>,
+    pub inb: Inbound<IN>,
+    pub timers: Timers,
+    pub queued: Queued,
+    pub now: Instant,
+    pub batch: Option<BatchCursor>,
+    /// Bytes handed out by the last `Transmit`, released at the next poll.
+    pub transmitted: usize,
+    /// Transmit-buffer room kept free for the replies the endpoint writes on its own:
+    /// input is only processed while this much is free.
+    pub reserve: usize,
+}
+
+impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
+    pub fn advance(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+    }
+
+    /// Input arrived at `self.now` (keepalive counts silence from here).
+    pub fn received(&mut self) {
+        self.timers.received(self.now, self.config.keepalive);
+    }
+
+    /// The `initialize` result this server sends for `version`.
+    pub fn initialize_result(&self, version: ProtocolVersion) -> impl Serialize + 'a {
+        #[derive(Serialize)]
+        struct InitializeResult<'r> {
+            #[serde(rename = "protocolVersion")]
+            version: ProtocolVersion,
+            capabilities: RawJson<'r>,
+            #[serde(rename = "serverInfo")]
+            info: RawJson<'r>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            instructions: Option<&'r str>,
+        }
+        InitializeResult {
+            version,
+            capabilities: self.config.capabilities,
+            info: self.config.info,
+            instructions: self.config.instructions,
+        }
+    }
+
+    /// Queues `initialize` offering `version` (client).
+    pub fn send_initialize(&mut self, version: ProtocolVersion) -> Result<(), SendError> {
+        #[derive(Serialize)]
+        struct InitializeParams<'r> {
+            #[serde(rename = "protocolVersion")]
+            version: ProtocolVersion,
+            capabilities: RawJson<'r>,
+            #[serde(rename = "clientInfo")]
+            info: RawJson<'r>,
+        }
+        let params = InitializeParams { version, capabilities: self.config.capabilities, info: self.config.info };
+        let id = self.out.peek_id();
+        self.tx.request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
+        self.out.allocate_id();
+        self.life.initializing(id, version);
+        self.timers.set(Timer::Initialize, Some(self.now + self.config.initialize_timeout));
+        Ok(())
+    }
+
+    /// Events that do not borrow the receive buffer.
+    pub fn queued_event(&mut self) -> Option<Event<'static>> {
+        if self.queued.ready {
+            self.queued.ready = false;
+            if let Some(version) = self.life.version() {
+                return Some(Event::Ready { version });
+            }
+        }
+        if let Some(waited) = self.queued.unresponsive.take() {
+            return Some(Event::PeerUnresponsive { waited });
+        }
+        if let Some(needed) = self.queued.dropped_reply.take() {
+            return Some(Event::ReplyDropped { needed });
+        }
+        let (entry, ended) = self.out.take_ended()?;
+        let (id, method) = (RequestId::from_u64(entry.id), entry.method);
+        Some(match ended {
+            Ended::TimedOut => Event::TimedOut { id, method },
+            Ended::Failed(reason) => Event::Failed { id, method, reason },
+        })
+    }
+
+    /// Ends the session from this side: `reason` says why. Live requests of ours fail,
+    /// the peer's requests are abandoned, input is no longer processed; what is queued
+    /// for sending still goes out, then `Closed`.
+    pub fn shut_down(&mut self, reason: CloseReason) {
+        if self.life.close(Cause::Shutdown(reason)) {
+            self.out.fail_all(reason);
+        }
+        self.timers.ping = None;
+        self.batch = None;
+        self.inb.clear();
+        self.refresh_timers();
+    }
+
+    /// The `Closed` event, once everything owed has been delivered and sent.
+    pub fn closed_event(&mut self) -> Option<Event<'static>> {
+        if self.life.is_closed() {
+            return None;
+        }
+        let input_over = !self.life.reads_input() || (self.rx.is_closed() && self.batch.is_none());
+        if !input_over {
+            return None;
+        }
+        // The peer's input is over: nothing can answer our requests any more.
+        if self.life.close(Cause::InputEnded) {
+            self.timers.ping = None;
+            self.out.fail_all(CloseReason::PeerClosed);
+            self.refresh_timers();
+        }
+        if let Some(event) = self.queued_event() {
+            return Some(event);
+        }
+        if self.out.any() || self.inb.owed() > 0 || !self.tx.is_empty() {
+            return None;
+        }
+        Some(Event::Closed { reason: self.life.finish() })
+    }
+}
