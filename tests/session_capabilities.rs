@@ -194,7 +194,7 @@ fn unknown_methods_go_to_the_application() {
             r#"{"jsonrpc":"2.0","method":"x/notice"}"#.to_string()
         ]
     );
-    p.server.ep.respond_error(id.as_ref(), mcp_sansio::wire::ErrorCode::METHOD_NOT_FOUND, "Method not found").unwrap();
+    p.server.respond_error(&id, mcp_sansio::wire::ErrorCode::METHOD_NOT_FOUND, "Method not found").unwrap();
     p.drive();
     assert_eq!(
         p.client.take(),

@@ -9,17 +9,17 @@ use std::time::{Duration, Instant as StdInstant};
 
 use mcp_sansio::adapters::stdio::{App, Mailbox, StdioLoop, WorkerPool};
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{CloseReason, Config, Endpoint, Event};
+use mcp_sansio::session::{CloseReason, Config, Endpoint, Event, PendingRequest};
 use mcp_sansio::time::Instant;
-use mcp_sansio::wire::{RawJson, RequestId};
+use mcp_sansio::wire::RawJson;
 
 struct Slow {
     pool: WorkerPool,
-    cancel: Vec<(RequestId, Arc<AtomicBool>)>,
+    cancel: Vec<(PendingRequest, Arc<AtomicBool>)>,
 }
 
 enum Done {
-    Finished(RequestId, bool),
+    Finished(PendingRequest, bool),
 }
 
 impl App<4, 4> for Slow {
@@ -28,7 +28,7 @@ impl App<4, 4> for Slow {
     fn on_event(&mut self, event: Event<'_>, mailbox: &Mailbox<Done>) {
         match event {
             Event::Request(req) if req.method == Method::ToolsCall => {
-                let id = req.id_owned();
+                let id = req.pending();
                 let flag = Arc::new(AtomicBool::new(false));
                 self.cancel.push((id.clone(), flag.clone()));
                 let mailbox = mailbox.clone();
@@ -47,9 +47,9 @@ impl App<4, 4> for Slow {
             Event::Request(mut req) => {
                 req.respond_empty().unwrap();
             }
-            Event::Cancelled { id, .. } => {
+            Event::Cancelled { request, .. } => {
                 for (rid, flag) in &self.cancel {
-                    if *rid == id {
+                    if *rid == request {
                         flag.store(true, Ordering::Relaxed);
                     }
                 }
@@ -61,7 +61,7 @@ impl App<4, 4> for Slow {
     fn on_message(&mut self, ep: &mut Endpoint<'_, 4, 4>, _now: Instant, message: Done) {
         let Done::Finished(id, cancelled) = message;
         let result = RawJson::parse(br#"{"content":[{"type":"text","text":"done"}]}"#).unwrap();
-        let outcome = ep.respond(id.as_ref(), &result);
+        let outcome = ep.respond(&id, &result);
         assert!(outcome.is_ok(), "{outcome:?} (cancelled: {cancelled})");
     }
 }

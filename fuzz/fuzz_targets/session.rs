@@ -17,7 +17,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
-use mcp_sansio::session::{Config, Endpoint, Event, Keepalive, Output, RequestOptions};
+use mcp_sansio::session::{Config, Endpoint, Event, Keepalive, Output, PendingRequest, RequestOptions};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
 
@@ -31,7 +31,7 @@ struct Side<'a> {
     /// `Closed` events seen.
     closed_events: u32,
     /// Ids of the peer's requests not answered yet (by the application).
-    held: Vec<RequestId>,
+    held: Vec<PendingRequest>,
     /// Our own requests, for cancellation.
     own: Vec<RequestId>,
     last_now: Instant,
@@ -64,11 +64,7 @@ impl<'a> Side<'a> {
                 Output::Event(event) => {
                     assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
                     match event {
-                        Event::Request(r) => {
-                            if let Ok(id) = r.id.to_owned() {
-                                self.held.push(id);
-                            }
-                        }
+                        Event::Request(r) => self.held.push(r.pending()),
                         Event::Response { id, .. }
                         | Event::Error { id, .. }
                         | Event::TimedOut { id, .. }
@@ -136,15 +132,15 @@ impl<'a> Side<'a> {
             }
             (2, _) if !self.held.is_empty() => {
                 let id = self.held.remove(usize::from(k) % self.held.len());
-                let _ = self.ep.respond(id.as_ref(), &raw(br#"{"content":[]}"#));
+                let _ = self.ep.respond(&id, &raw(br#"{"content":[]}"#));
             }
             (3, _) if !self.held.is_empty() => {
                 let id = self.held.remove(usize::from(k) % self.held.len());
-                let _ = self.ep.respond_error(id.as_ref(), ErrorCode::INTERNAL_ERROR, "no");
+                let _ = self.ep.respond_error(&id, ErrorCode::INTERNAL_ERROR, "no");
             }
             (4, _) if !self.held.is_empty() => {
                 let id = &self.held[usize::from(k) % self.held.len()];
-                let _ = self.ep.send_progress(id.as_ref(), f64::from(k) / 3.0, Some(100.0), Some("m"));
+                let _ = self.ep.send_progress(id, f64::from(k) / 3.0, Some(100.0), Some("m"));
             }
             (5, _) if !self.own.is_empty() => {
                 let id = self.own[usize::from(k) % self.own.len()].clone();
@@ -285,7 +281,7 @@ fuzz_target!(|data: &[u8]| {
     server.drain();
     for side in [&mut client, &mut server] {
         for id in std::mem::take(&mut side.held) {
-            let _ = side.ep.respond(id.as_ref(), &raw(b"{}"));
+            let _ = side.ep.respond(&id, &raw(b"{}"));
             side.drain();
         }
         assert!(side.closed_events <= 1);

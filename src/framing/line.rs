@@ -20,6 +20,8 @@
 use core::fmt;
 use core::ops::Range;
 
+use super::prefix::Prefix;
+
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
 /// A line the framer could not deliver.
@@ -157,7 +159,7 @@ impl<'b> LineFramer<'b> {
     /// `None` means more input is needed (or, after [`close`](Self::close), the end).
     #[allow(clippy::should_implement_trait)] // the item borrows the framer: not an Iterator
     pub fn next_line(&mut self) -> Option<Result<&[u8], LineError>> {
-        match self.state.peek_line(self.buf)? {
+        match self.state.peek_line(self.buf, self.buf.len())? {
             Ok(range) => {
                 self.state.consume_line();
                 Some(Ok(&self.buf[range]))
@@ -193,6 +195,8 @@ pub(crate) struct LineState {
     eof_done: bool,
     /// A line returned by `peek_line` and not yet consumed, and where the next one starts.
     peeked: Option<(Range<usize>, usize)>,
+    /// What the first bytes of the line being skipped (or just reported too long) showed.
+    oversized: Option<Prefix>,
 }
 
 impl LineState {
@@ -207,7 +211,32 @@ impl LineState {
             eof: false,
             eof_done: false,
             peeked: None,
+            oversized: None,
         }
+    }
+
+    /// What the first bytes of the last line reported [`LineError::TooLong`] showed.
+    pub(crate) fn take_oversized(&mut self) -> Option<Prefix> {
+        self.oversized.take()
+    }
+
+    /// Whether the buffer is full with the start of a line and no newline, so that
+    /// [`spare`](Self::spare) would start skipping that line (compacting first).
+    pub(crate) fn is_full_of_one_line(&mut self, buf: &mut [u8]) -> bool {
+        if self.head > 0 && self.tail == buf.len() {
+            self.compact(buf);
+        }
+        self.head == 0
+            && self.tail == buf.len()
+            && !buf.is_empty()
+            && self.skipping.is_none()
+            && self.bom == Bom::Decided
+            && self.find_newline(buf).is_none()
+    }
+
+    /// The end of the bytes received: `peek_line` reads nothing beyond it.
+    pub(crate) fn tail(&self) -> usize {
+        self.tail
     }
 
     /// Bytes received and not yet delivered.
@@ -232,6 +261,7 @@ impl LineState {
                 // A BOM was just dropped: the line after it may still fit.
                 self.compact(buf);
             } else if self.find_newline(buf).is_none() {
+                self.oversized = Some(Prefix::scan(&buf[self.head..self.tail]));
                 self.skipping = Some(self.tail - self.head);
                 self.skip_ends_in_cr = self.tail > self.head && buf[self.tail - 1] == b'\r';
                 self.head = 0;
@@ -313,8 +343,9 @@ impl LineState {
 
     /// The next complete line as a range into `buf`, which stays there until
     /// [`consume_line`](Self::consume_line); or an error for a line that could not be
-    /// delivered (errors are consumed as they are reported). Reads `buf` only.
-    pub(crate) fn peek_line(&mut self, buf: &[u8]) -> Option<Result<Range<usize>, LineError>> {
+    /// delivered (errors are consumed as they are reported). Reads `buf` only: it may
+    /// end at [`tail`](Self::tail), the buffer's full size being `capacity`.
+    pub(crate) fn peek_line(&mut self, buf: &[u8], capacity: usize) -> Option<Result<Range<usize>, LineError>> {
         if let Some((range, _)) = &self.peeked {
             return Some(Ok(range.clone()));
         }
@@ -377,9 +408,10 @@ impl LineState {
                         self.eof_done = true;
                         let rest = &buf[self.head..self.tail];
                         self.head = self.tail;
-                        if rest.len() == buf.len() {
+                        if rest.len() == capacity {
                             // It fills the buffer, so it could never fit with its newline:
                             // the report `spare` (or one more empty `feed`) would have made.
+                            self.oversized = Some(Prefix::scan(rest));
                             return Some(Err(LineError::TooLong { len: rest.len() }));
                         }
                         if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {

@@ -16,6 +16,8 @@
 //! newline cannot exhaust it.
 
 mod line;
+mod prefix;
 
 pub(crate) use line::LineState;
 pub use line::{LineError, LineFramer};
+pub(crate) use prefix::Prefix;

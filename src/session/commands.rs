@@ -10,6 +10,7 @@ use super::config::RequestOptions;
 use super::endpoint::Endpoint;
 use super::event::CloseReason;
 use super::outbound::OutEntry;
+use super::pending::PendingRequest;
 use super::responder::Responder;
 use crate::mcp::Method;
 use crate::time::Instant;
@@ -123,49 +124,71 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         Ok(())
     }
 
-    fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
-        let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
-        self.core.responder(slot).ok_or(SendError::UnknownRequest)
+    fn responder(&mut self, request: &PendingRequest) -> Responder<'_> {
+        let slot = self.core.inb.find_serial(request.serial());
+        self.core.responder(slot, request.serial())
     }
 
-    /// Answers the peer's request `id` with `result` (which must serialize to a JSON
-    /// object). If the peer cancelled it, nothing is sent: [`Responded::Suppressed`].
-    pub fn respond<R: Serialize + ?Sized>(&mut self, id: RequestIdRef<'_>, result: &R) -> Result<Responded, SendError> {
-        self.responder(id)?.respond(result)
+    /// The live request of the peer's with this wire id, for code that kept only the
+    /// id. Ids are unique only among requests in flight, so prefer keeping the
+    /// [`PendingRequest`] the request was delivered with.
+    pub fn find_pending(&self, id: RequestIdRef<'_>) -> Option<PendingRequest> {
+        self.core.inb.pending(id)
     }
 
-    /// Answers the peer's request `id` with an error.
+    /// Answers the peer's `request` with `result` (which must serialize to a JSON
+    /// object). An answer to a request that is already over writes nothing and returns
+    /// [`Responded::Suppressed`]; see [`Responded`] and [`SendError`] for the rest of
+    /// the rule (a second answer, a reply that can never fit).
+    pub fn respond<R: Serialize + ?Sized>(
+        &mut self,
+        request: &PendingRequest,
+        result: &R,
+    ) -> Result<Responded, SendError> {
+        self.responder(request).respond(result)
+    }
+
+    /// Answers the peer's `request` with an error.
     pub fn respond_error(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         code: ErrorCode,
         message: &str,
     ) -> Result<Responded, SendError> {
-        self.responder(id)?.respond_error(code, message, None::<&RawJson<'_>>)
+        self.responder(request).respond_error(code, message, None::<&RawJson<'_>>)
     }
 
-    /// Answers the peer's request `id` with an error carrying `data`.
+    /// Answers the peer's `request` with an error carrying `data`.
     pub fn respond_error_with_data<D: Serialize + ?Sized>(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         code: ErrorCode,
         message: &str,
         data: &D,
     ) -> Result<Responded, SendError> {
-        self.responder(id)?.respond_error(code, message, Some(data))
+        self.responder(request).respond_error(code, message, Some(data))
     }
 
-    /// Reports progress on the peer's request `id`, which must have asked for it.
-    /// Values must strictly increase; after the response nothing more can be sent.
-    /// Integers and floats are both accepted; integers cost no floating-point code.
+    /// Gives up on the peer's `request` (a worker failed, the work cannot be done): the
+    /// endpoint answers -32603 "Request abandoned" and the request is over, so a later
+    /// answer is suppressed. A request that is already over is left alone
+    /// ([`Responded::Suppressed`]).
+    pub fn abandon(&mut self, request: &PendingRequest) -> Result<Responded, SendError> {
+        self.responder(request).abandon()
+    }
+
+    /// Reports progress on the peer's `request`, which must have asked for it. Values
+    /// must strictly increase. Progress for a request that is over writes nothing
+    /// ([`Responded::Suppressed`]). Integers and floats are both accepted; integers
+    /// cost no floating-point code.
     pub fn send_progress<N: ProgressValue>(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         progress: N,
         total: Option<N>,
         message: Option<&str>,
-    ) -> Result<(), SendError> {
-        self.responder(id)?.progress(progress, total, message)
+    ) -> Result<Responded, SendError> {
+        self.responder(request).progress(progress, total, message)
     }
 
     /// Cancels a request of ours: sends `notifications/cancelled` and forgets the

@@ -27,6 +27,20 @@ pub struct Keepalive {
     pub timeout: Duration,
 }
 
+/// What happens to a request of the peer's that arrives while every inbound slot is
+/// taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Overflow {
+    /// Hold it in the receive buffer and deliver it when a slot frees, oldest first. Held
+    /// requests use at most half of the receive buffer; past that, or when a frame being
+    /// read needs their room, requests are refused as with [`Refuse`](Self::Refuse).
+    #[default]
+    Hold,
+    /// Answer it at once with -32603 "Too many requests in flight".
+    Refuse,
+}
+
 /// The configuration of an [`Endpoint`](super::Endpoint).
 ///
 /// `info` and `capabilities` are JSON objects sent verbatim in the `initialize` exchange
@@ -54,6 +68,12 @@ pub struct Config<'a> {
     pub keepalive: Option<Keepalive>,
     /// Nesting cap for incoming JSON.
     pub max_depth: u16,
+    /// What to do with the peer's requests beyond the inbound slots.
+    pub overflow: Overflow,
+    /// How long the application may take to answer one of the peer's requests; past it
+    /// the endpoint answers -32603 itself and reports [`Event::Expired`](super::Event::Expired).
+    /// `None` (the default): no limit. Held requests start the clock when delivered.
+    pub answer_within: Option<Duration>,
 }
 
 impl<'a> Config<'a> {
@@ -71,6 +91,8 @@ impl<'a> Config<'a> {
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             keepalive: None,
             max_depth: DEFAULT_MAX_DEPTH,
+            overflow: Overflow::Hold,
+            answer_within: None,
         }
     }
 
@@ -102,6 +124,18 @@ impl<'a> Config<'a> {
     /// Enables keepalive pings.
     pub fn keepalive(mut self, keepalive: Keepalive) -> Self {
         self.keepalive = Some(keepalive);
+        self
+    }
+
+    /// Sets what happens to the peer's requests beyond the inbound slots.
+    pub fn overflow(mut self, overflow: Overflow) -> Self {
+        self.overflow = overflow;
+        self
+    }
+
+    /// Sets how long the application may take to answer a request of the peer's.
+    pub fn answer_within(mut self, limit: Duration) -> Self {
+        self.answer_within = Some(limit);
         self
     }
 

@@ -10,15 +10,17 @@ use serde::Serialize;
 
 use super::caller_errors::SendError;
 use super::config::Config;
-use super::event::{CloseReason, Event};
+use super::event::{CloseReason, Event, RefuseReason};
+use super::held::Held;
 use super::inbound::Inbound;
 use super::lifecycle::{Cause, Lifecycle};
 use super::outbound::{Ended, Outbound};
+use super::replies::Owed;
 use super::timers::{Timer, Timers};
-use crate::framing::LineState;
+use crate::framing::{LineState, Prefix};
 use crate::mcp::ProtocolVersion;
 use crate::time::Instant;
-use crate::wire::{FrameWriter, RawJson, RequestId};
+use crate::wire::{ErrorId, FrameWriter, RawJson, RequestId};
 
 /// A batch frame being processed element by element.
 #[derive(Clone, Copy, Debug)]
@@ -35,9 +37,9 @@ pub(crate) struct Queued {
     /// Client: `Ready` follows `Negotiated`.
     pub ready: bool,
     pub unresponsive: Option<Duration>,
-    /// A frame given to `handle_frame` that can never fit the receive buffer.
-    pub oversized_frame: Option<usize>,
-    pub dropped_reply: Option<usize>,
+    /// A frame given to `handle_frame` that can never fit the receive buffer: its length
+    /// and what its first bytes showed.
+    pub oversized_frame: Option<(usize, Prefix)>,
 }
 
 pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
@@ -48,10 +50,14 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
     pub life: Lifecycle,
     pub out: Outbound<OUT>,
     pub inb: Inbound<IN>,
+    /// The peer's requests beyond the slots, held in the receive buffer.
+    pub held: Held,
     pub timers: Timers,
     pub queued: Queued,
     pub now: Instant,
     pub batch: Option<BatchCursor>,
+    /// An automatic reply needs this many bytes free: its frame waits until then.
+    pub stall: Option<usize>,
     /// Bytes handed out by the last `Transmit`, released at the next poll.
     pub transmitted: usize,
     /// Transmit-buffer room kept free for the replies the endpoint writes on its own:
@@ -119,8 +125,10 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         if let Some(waited) = self.queued.unresponsive.take() {
             return Some(Event::PeerUnresponsive { waited });
         }
-        if let Some(needed) = self.queued.dropped_reply.take() {
-            return Some(Event::ReplyDropped { needed });
+        if self.inb.has_expired()
+            && let Some((request, method)) = self.inb.table().take_expired()
+        {
+            return Some(Event::Expired { request, method });
         }
         let (entry, ended) = self.out.take_ended()?;
         let (id, method) = (RequestId::from_u64(entry.id), entry.method);
@@ -139,8 +147,25 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         }
         self.timers.ping = None;
         self.batch = None;
-        self.inb.clear();
+        self.stall = None;
+        self.inb.table().clear();
+        self.held.clear();
         self.refresh_timers();
+    }
+
+    /// Refuses the newest held request (-32603, as if it had never been held), to make
+    /// room in `rx` for a frame being read. `false` if the refusal does not fit yet.
+    pub fn refuse_newest_held(&mut self, rx: &[u8]) -> bool {
+        let Some((id, _origin)) = self.held.newest(rx) else { return true };
+        let (code, message) = RefuseReason::TooManyRequests.reply();
+        let written = self.tx.error(ErrorId::Id(id.as_ref()), code, message);
+        match self.owe(ErrorId::Id(id.as_ref()), written) {
+            Owed::Sent => {
+                self.held.remove_newest(rx);
+                true
+            }
+            Owed::Later(_) => false,
+        }
     }
 
     /// The `Closed` event, once everything owed has been delivered and sent.
@@ -161,7 +186,7 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         if let Some(event) = self.queued_event() {
             return Some(event);
         }
-        if self.out.any() || self.inb.owed() > 0 || !self.tx.is_empty() {
+        if self.out.any() || self.inb.any() || self.held.count() > 0 || !self.tx.is_empty() {
             return None;
         }
         Some(Event::Closed { reason: self.life.finish() })

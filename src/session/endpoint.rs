@@ -3,13 +3,14 @@
 use super::caller_errors::{ConfigError, SendError};
 use super::config::Config;
 use super::core::{Core, Queued};
-use super::event::{Event, IncomingRequest, Misbehavior, Output, RefuseReason};
+use super::event::{Event, IncomingRequest, Misbehavior, Output};
+use super::held::{Area, Held};
 use super::inbound::Inbound;
 use super::lifecycle::Lifecycle;
 use super::outbound::Outbound;
 use super::receive::Received;
 use super::timers::Timers;
-use crate::framing::{LineError, LineState};
+use crate::framing::{LineError, LineState, Prefix};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
 use crate::wire::{FrameWriter, JsonKind, MAX_ID_LEN};
@@ -82,10 +83,12 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             life: Lifecycle::new(config.role, config.own_capabilities()),
             out: Outbound::new(),
             inb: Inbound::new(),
+            held: Held::new(rx.len()),
             timers: Timers::new(now),
             queued: Queued::default(),
             now,
             batch: None,
+            stall: None,
             transmitted: 0,
             reserve: AUTO_REPLY_RESERVE,
         };
@@ -116,24 +119,34 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     // ---- inputs -------------------------------------------------------------------
 
     /// Feeds bytes received from a byte-stream transport (stdio). Returns how many were
-    /// taken: fewer than `data.len()` when the receive buffer holds unprocessed messages;
-    /// drain [`poll_output`](Self::poll_output) and feed the rest.
+    /// taken: fewer than `data.len()` when the receive buffer holds unprocessed messages
+    /// (or an owed reply waits for room); drain [`poll_output`](Self::poll_output) and
+    /// feed the rest.
+    #[must_use = "bytes not taken must be fed again after a drain"]
     pub fn handle_input(&mut self, now: Instant, data: &[u8]) -> usize {
-        let core = &mut self.core;
-        core.advance(now);
-        if !core.life.reads_input() || core.rx.is_closed() {
+        self.core.advance(now);
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return data.len();
         }
         if !data.is_empty() {
-            core.received();
+            self.core.received();
         }
-        core.rx.feed(self.rx, data)
+        if !self.make_room() {
+            return 0;
+        }
+        let limit = self.core.held.limit();
+        self.core.rx.feed(&mut self.rx[..limit], data)
     }
 
     /// The free part of the receive buffer, to read into directly; then call
-    /// [`commit_input`](Self::commit_input). Empty only while unprocessed messages wait.
+    /// [`commit_input`](Self::commit_input). Empty only while unprocessed messages (or
+    /// an owed reply) wait: drain [`poll_output`](Self::poll_output) first.
     pub fn input_buffer(&mut self) -> &mut [u8] {
-        self.core.rx.spare(self.rx)
+        if !self.make_room() {
+            return &mut [];
+        }
+        let limit = self.core.held.limit();
+        self.core.rx.spare(&mut self.rx[..limit])
     }
 
     /// Marks `n` bytes of [`input_buffer`](Self::input_buffer) as received.
@@ -143,37 +156,68 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if n > 0 {
             core.received();
         }
+        let limit = core.held.limit();
         if !core.life.reads_input() {
             // Discard: nothing is processed any more.
-            let _ = core.rx.spare(self.rx);
+            let _ = core.rx.spare(&mut self.rx[..limit]);
             return;
         }
-        core.rx.commit(self.rx.len(), n);
+        core.rx.commit(limit, n);
+    }
+
+    /// Makes the room the framer needs: when its part of the receive buffer is full with
+    /// the start of one line, held requests are refused, newest first, until the line
+    /// fits or none is left. `false` if a refusal does not fit the transmit buffer yet.
+    fn make_room(&mut self) -> bool {
+        loop {
+            self.core.held.settle(self.rx);
+            let limit = self.core.held.limit();
+            if self.core.held.count() == 0 || !self.core.rx.is_full_of_one_line(&mut self.rx[..limit]) {
+                return true;
+            }
+            if !self.core.refuse_newest_held(self.rx) {
+                return false;
+            }
+        }
     }
 
     /// Feeds one complete message from a message-oriented transport (an HTTP body, an SSE
     /// event). Returns `false`, taking nothing, when the receive buffer has no room for it
     /// now: drain [`poll_output`](Self::poll_output) and try again. A message larger than
-    /// the whole buffer is reported as [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong).
+    /// the whole buffer is reported as [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong)
+    /// (and answered if it is a request whose id can be seen).
+    #[must_use = "a frame not taken must be fed again after a drain"]
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) -> bool {
-        let core = &mut self.core;
-        core.advance(now);
-        core.received();
-        if !core.life.reads_input() || core.rx.is_closed() {
+        self.core.advance(now);
+        self.core.received();
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return true;
         }
+        self.core.held.settle(self.rx);
         if frame.len() + 1 > self.rx.len() {
             // One report is held at a time: a second oversized frame waits for the drain.
-            if core.queued.oversized_frame.is_some() {
+            if self.core.queued.oversized_frame.is_some() {
                 return false;
             }
-            core.queued.oversized_frame = Some(frame.len());
+            self.core.queued.oversized_frame = Some((frame.len(), Prefix::scan(frame)));
             return true;
         }
-        let spare = core.rx.spare(self.rx);
-        if spare.len() < frame.len() + 1 {
-            return false;
+        loop {
+            let limit = self.core.held.limit();
+            let spare = self.core.rx.spare(&mut self.rx[..limit]);
+            if spare.len() > frame.len() {
+                break;
+            }
+            // No room: the messages waiting make it once processed; failing those, the
+            // held requests are refused to make it.
+            if self.core.rx.buffered() > 0 || self.core.held.count() == 0 || !self.core.refuse_newest_held(self.rx) {
+                return false;
+            }
+            self.core.held.settle(self.rx);
         }
+        let core = &mut self.core;
+        let limit = core.held.limit();
+        let spare = core.rx.spare(&mut self.rx[..limit]);
         spare[..frame.len()].copy_from_slice(frame);
         // A message may contain line breaks between tokens; they must not split it. In
         // valid JSON they can only be whitespace, so they become spaces; in invalid JSON
@@ -189,7 +233,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             }
         }
         spare[frame.len()] = b'\n';
-        core.rx.commit(self.rx.len(), frame.len() + 1);
+        core.rx.commit(limit, frame.len() + 1);
         true
     }
 
@@ -217,10 +261,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// next input. Call it until it returns [`Output::Idle`] after every input and
     /// command. Bytes from [`Output::Transmit`] count as written when this is called again.
     pub fn poll_output(&mut self) -> Output<'_> {
-        // The received bytes are borrowed (shared) for the event this may return; the
-        // core, the framer's cursor included, stays free to change.
         let Self { rx, core } = self;
-        let rx: &[u8] = rx;
+        // Everything that writes the receive buffer happens here, before any of it is
+        // borrowed for the event this may return.
+        core.held.settle(rx);
         if core.transmitted > 0 {
             core.tx.consume(core.transmitted);
             core.transmitted = 0;
@@ -232,8 +276,20 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if let Some(event) = core.queued_event() {
             return Output::Event(event);
         }
-        if let Some(received) = core.process_input(rx) {
+        // The received lines are borrowed (shared) for the event; the part above them,
+        // where held requests live, stays writable for the requests held on the way.
+        let tail = core.rx.tail();
+        let (lines, above) = rx.split_at_mut(tail);
+        let lines: &[u8] = lines;
+        let mut area = Area { bytes: &mut *above, base: tail };
+        if let Some(received) = core.process_input(lines, &mut area) {
             return Output::Event(core.attach(received));
+        }
+        if core.held.count() > 0 && core.inb.has_free_slot() {
+            let region = above.get(core.held.limit() - tail..).unwrap_or_default();
+            if let Some(received) = core.deliver_held(region) {
+                return Output::Event(core.attach(received));
+            }
         }
         if !core.tx.is_empty() {
             return core.transmit();
@@ -303,22 +359,32 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         Output::Transmit(self.tx.as_bytes())
     }
 
-    /// Processes received frames from `rx` (the receive buffer) until one produces
-    /// something for the application.
-    fn process_input<'e>(&mut self, rx: &'e [u8]) -> Option<Received<'e>> {
-        if let Some(len) = self.queued.oversized_frame.take() {
-            return Some(Misbehavior::LineTooLong { len }.into());
+    /// Processes received frames from `lines` (the receive buffer up to the framer's
+    /// tail) until one produces something for the application. Requests held on the way
+    /// are copied into `area`.
+    fn process_input<'e>(&mut self, lines: &'e [u8], area: &mut Area<'_>) -> Option<Received<'e>> {
+        let limit = self.held.limit();
+        if let Some((len, prefix)) = self.queued.oversized_frame.take() {
+            return self.too_long(len, Some(prefix), self.max_message());
         }
         if !self.life.reads_input() {
             return None;
         }
         loop {
+            if let Some(needed) = self.stall {
+                // An automatic reply waits for this much room before its frame is tried again.
+                if self.tx.available() < needed && !self.tx.is_empty() {
+                    return None;
+                }
+                self.stall = None;
+            }
             // Automatic replies need room; let the transmit buffer drain first.
             if self.tx.available() < self.reserve && !self.tx.is_empty() {
                 return None;
             }
             if let Some(cursor) = self.batch {
-                match self.receive_batch_element(rx, cursor) {
+                match self.receive_batch_element(lines, cursor, area) {
+                    _ if self.stall.is_some() => return None,
                     Some(Some(received)) => return Some(received),
                     Some(None) => continue,
                     None => {
@@ -328,12 +394,19 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
                     }
                 }
             }
-            let range = match self.rx.peek_line(rx)? {
+            let range = match self.rx.peek_line(lines, limit)? {
                 Ok(range) => range,
-                Err(LineError::TooLong { len }) => return Some(Misbehavior::LineTooLong { len }.into()),
+                Err(LineError::TooLong { len }) => {
+                    let prefix = self.rx.take_oversized();
+                    return self.too_long(len, prefix, self.max_message());
+                }
                 Err(LineError::Unterminated { len }) => return Some(Misbehavior::UnterminatedLine { len }.into()),
             };
-            let (received, keep) = self.receive_line(rx, range);
+            let (received, keep) = self.receive_line(lines, range, area);
+            if self.stall.is_some() {
+                // The line is tried again once its reply fits.
+                return None;
+            }
             if !keep {
                 self.rx.consume_line();
             }
@@ -346,20 +419,18 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         }
     }
 
+    /// The longest message the receive buffer takes.
+    fn max_message(&self) -> usize {
+        self.held.capacity() - 1
+    }
+
     /// Turns what a frame produced into the event, giving a request its handle.
     fn attach<'e>(&'e mut self, received: Received<'e>) -> Event<'e> {
         match received {
             Received::Event(event) => event,
-            Received::Request { slot, id, method, params } => match self.responder(slot) {
-                Some(responder) => Event::Request(IncomingRequest { id, method, params, responder }),
-                // Not reachable: the slot was filled when the request was received.
-                None => Event::Misbehavior(Misbehavior::RequestRefused {
-                    id,
-                    method,
-                    code: RefuseReason::TooManyRequests.reply().0,
-                    reason: RefuseReason::TooManyRequests,
-                }),
-            },
+            Received::Request { slot, serial, id, method, params } => {
+                Event::Request(IncomingRequest { id, method, params, responder: self.responder(Some(slot), serial) })
+            }
         }
     }
 }

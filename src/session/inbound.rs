@@ -1,73 +1,215 @@
-//! Requests the peer sent that this endpoint has not answered yet.
+//! Requests the peer sent that the application is working on: fixed slots.
 //!
 //! Each slot remembers the id (to refuse a duplicate while it is in flight and to match
-//! cancellations), whether the peer cancelled it (so that no response is ever sent for
-//! it), and its progress token with the last value sent (progress must strictly increase
-//! and stops with the response).
+//! cancellations), the serial that names it for the application, its progress token with
+//! the last value sent (progress must strictly increase and stops with the response),
+//! and its deadline if one is configured. A slot is freed as soon as the request is
+//! over: answered, cancelled by the peer, abandoned, or (once its event is delivered)
+//! expired.
 
+use super::pending::{Fate, PendingRequest, Serials};
+use crate::mcp::Method;
+use crate::time::Instant;
 use crate::wire::{NumberBuf, RequestId, RequestIdRef};
 
 /// One request of the peer's being worked on.
 #[derive(Clone, Debug)]
 pub(crate) struct InEntry {
     pub id: RequestId,
-    pub cancelled: bool,
+    pub serial: u64,
+    pub method: Option<Method<'static>>,
     pub token: Option<RequestId>,
     pub last_progress: Option<NumberBuf>,
+    /// When the endpoint answers it itself if the application has not.
+    pub deadline: Option<Instant>,
+    /// The deadline passed and the endpoint answered; the slot is freed when the
+    /// `Expired` event is delivered.
+    pub expired: bool,
+}
+
+impl InEntry {
+    /// Whether an answer is still owed.
+    pub fn is_live(&self) -> bool {
+        !self.expired
+    }
+
+    pub fn pending(&self) -> PendingRequest {
+        PendingRequest::new(self.id.clone(), self.serial)
+    }
+}
+
+/// The slots of [`Inbound`] with its bookkeeping, as a view that does not depend on the
+/// number of slots: the tables' logic, and the handle that answers one request.
+pub(crate) struct Table<'t> {
+    slots: &'t mut [Option<InEntry>],
+    book: &'t mut Book,
+}
+
+/// What the table keeps up to date on every change, so that the drain, which asks on
+/// every call, does not walk the slots.
+#[derive(Clone, Copy, Debug, Default)]
+struct Book {
+    serials: Serials,
+    /// The earliest deadline of a live request.
+    earliest: Option<Instant>,
+    /// Expired requests whose event is not delivered yet.
+    expired: usize,
 }
 
 pub(crate) struct Inbound<const M: usize> {
     slots: [Option<InEntry>; M],
+    book: Book,
 }
 
 impl<const M: usize> Inbound<M> {
     pub fn new() -> Self {
-        Self { slots: core::array::from_fn(|_| None) }
+        Self { slots: core::array::from_fn(|_| None), book: Book::default() }
     }
 
-    /// The slot of the request with this id.
+    /// The table, to read or change.
+    pub fn table(&mut self) -> Table<'_> {
+        Table { slots: &mut self.slots, book: &mut self.book }
+    }
+
+    /// The slot of the live request with this id.
     pub fn find(&self, id: RequestIdRef<'_>) -> Option<usize> {
-        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.id == id))
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.id == id))
     }
 
-    pub fn free_slot(&self) -> Option<usize> {
-        self.slots.iter().position(Option::is_none)
+    /// The slot of the live request with this serial.
+    pub fn find_serial(&self, serial: u64) -> Option<usize> {
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.serial == serial))
     }
 
-    /// Fills a slot [`free_slot`](Self::free_slot) returned.
-    pub fn insert(&mut self, slot: usize, entry: InEntry) {
-        if let Some(s) = self.slots.get_mut(slot) {
-            *s = Some(entry);
+    /// The live request with this id, named for later.
+    pub fn pending(&self, id: RequestIdRef<'_>) -> Option<PendingRequest> {
+        self.slots[self.find(id)?].as_ref().map(InEntry::pending)
+    }
+
+    pub fn has_free_slot(&self) -> bool {
+        self.slots.iter().any(Option::is_none)
+    }
+
+    /// Whether a request expired and its event waits.
+    #[inline]
+    pub fn has_expired(&self) -> bool {
+        self.book.expired > 0
+    }
+
+    /// The first live request whose deadline has passed at `now`.
+    #[inline]
+    pub fn overdue(&self, now: Instant) -> Option<(usize, &InEntry)> {
+        if self.book.earliest.is_none_or(|t| now < t) {
+            return None;
+        }
+        self.slots.iter().enumerate().find_map(|(i, s)| {
+            s.as_ref().filter(|e| e.is_live() && e.deadline.is_some_and(|d| now >= d)).map(|e| (i, e))
+        })
+    }
+
+    /// Requests still owed an answer.
+    pub fn in_flight(&self) -> usize {
+        self.slots.iter().flatten().filter(|e| e.is_live()).count()
+    }
+
+    /// Whether any slot is taken (an expired one included, until its event).
+    pub fn any(&self) -> bool {
+        self.slots.iter().any(Option::is_some)
+    }
+
+    /// The earliest deadline of a live request.
+    #[inline]
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.book.earliest
+    }
+}
+
+impl Table<'_> {
+    /// Recomputes the earliest deadline, after the request that had it is over.
+    fn recount(&mut self) {
+        self.book.earliest = self.slots.iter().flatten().filter(|e| e.is_live()).filter_map(|e| e.deadline).min();
+    }
+
+    /// A live request with `deadline` is over: the earliest deadline may change.
+    fn gone(&mut self, deadline: Option<Instant>) {
+        if deadline.is_some() && deadline == self.book.earliest {
+            self.recount();
         }
     }
 
-    /// The slot itself, for a [`Responder`](super::responder::Responder).
-    pub fn slot_mut(&mut self, slot: usize) -> Option<&mut Option<InEntry>> {
-        self.slots.get_mut(slot)
+    /// Puts a request in a free slot, giving it its serial: returns both. `None` if
+    /// every slot is taken.
+    pub fn admit(
+        &mut self,
+        id: RequestId,
+        method: Option<Method<'static>>,
+        token: Option<RequestId>,
+        deadline: Option<Instant>,
+    ) -> Option<(usize, u64)> {
+        let slot = self.slots.iter().position(Option::is_none)?;
+        let serial = self.book.serials.issue();
+        self.slots[slot] = Some(InEntry { id, serial, method, token, last_progress: None, deadline, expired: false });
+        if let Some(d) = deadline {
+            self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
+        }
+        Some((slot, serial))
     }
 
-    /// Marks request `id` cancelled by the peer. `false` if there is no such request or
-    /// it was already cancelled.
-    pub fn cancel(&mut self, id: RequestIdRef<'_>) -> bool {
-        let Some(entry) = self.slots.iter_mut().flatten().find(|e| e.id == id) else { return false };
-        if entry.cancelled {
-            return false;
+    /// The live request in `slot`, if it is the one with `serial`, to read.
+    pub fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
+        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    /// The live request in `slot`, if it is the one with `serial`.
+    pub fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
+        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    /// What became of `serial`, which is in no live slot.
+    pub fn fate(&self, serial: u64) -> Fate {
+        self.book.serials.fate(serial)
+    }
+
+    /// Frees `slot`: its request is over. `answered` says whether the application
+    /// answered it (a second answer is then refused rather than suppressed). Returns
+    /// the request, named.
+    pub fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest> {
+        let place = self.slots.get_mut(slot)?;
+        let entry = place.as_ref()?;
+        let (serial, deadline) = (entry.serial, entry.deadline);
+        let pending = (!answered).then(|| entry.pending());
+        *place = None;
+        if answered {
+            self.book.serials.answered(serial);
         }
-        entry.cancelled = true;
-        true
+        self.gone(deadline);
+        pending
+    }
+
+    /// The request in `slot` was answered by the endpoint at its deadline; the slot is
+    /// freed when its event is delivered.
+    pub fn expire(&mut self, slot: usize) {
+        let Some(Some(e)) = self.slots.get_mut(slot) else { return };
+        if !e.expired {
+            e.expired = true;
+            self.book.expired += 1;
+            self.recount();
+        }
+    }
+
+    /// Frees the first expired slot, for its event: the request and its method.
+    pub fn take_expired(&mut self) -> Option<(PendingRequest, Option<Method<'static>>)> {
+        let place = self.slots.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.expired))?;
+        let taken = place.as_ref().map(|e| (e.pending(), e.method));
+        *place = None;
+        self.book.expired -= 1;
+        taken
     }
 
     /// Forgets every request (the session was shut down).
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);
-    }
-
-    pub fn in_flight(&self) -> usize {
-        self.slots.iter().flatten().count()
-    }
-
-    /// Requests that still need an answer (cancelled ones need none).
-    pub fn owed(&self) -> usize {
-        self.slots.iter().flatten().filter(|e| !e.cancelled).count()
+        self.book.earliest = None;
+        self.book.expired = 0;
     }
 }

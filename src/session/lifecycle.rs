@@ -83,6 +83,7 @@ impl Lifecycle {
         Self { phase, version: None, own_caps, peer_caps: CapabilitySet::EMPTY }
     }
 
+    #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -99,11 +100,13 @@ impl Lifecycle {
         }
     }
 
+    #[inline]
     pub fn version(&self) -> Option<ProtocolVersion> {
         self.version
     }
 
     /// The negotiated version once the handshake is complete and the session open.
+    #[inline]
     pub fn ready_version(&self) -> Option<ProtocolVersion> {
         match self.phase {
             Phase::Ready => self.version,
@@ -120,15 +123,18 @@ impl Lifecycle {
     }
 
     /// Whether received frames are still processed (not closing, not closed).
+    #[inline]
     pub fn reads_input(&self) -> bool {
         !matches!(self.phase, Phase::Closing(_) | Phase::Closed(_))
     }
 
+    #[inline]
     pub fn is_closed(&self) -> bool {
         matches!(self.phase, Phase::Closed(_))
     }
 
     /// The client's `initialize` in flight.
+    #[inline]
     pub fn init(&self) -> Option<InitRequest> {
         match self.phase {
             Phase::Initializing(init) => Some(init),

@@ -53,17 +53,22 @@ mod core;
 mod cursors;
 mod endpoint;
 mod event;
+mod held;
 mod inbound;
 mod lifecycle;
 mod outbound;
+mod pending;
 mod receive;
+mod replies;
 mod responder;
 mod timers;
 
 pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
-    Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REQUEST_TIMEOUT, Keepalive, RequestOptions,
+    Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REQUEST_TIMEOUT, Keepalive, Overflow,
+    RequestOptions,
 };
 pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
 pub use event::{CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason};
+pub use pending::PendingRequest;

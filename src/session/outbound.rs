@@ -104,6 +104,13 @@ impl<const N: usize> Outbound<N> {
         self.ended = self.slots.iter().flatten().filter(|e| !e.is_live()).count();
     }
 
+    /// A live request with `deadline` is over or moved: the earliest may change.
+    fn gone(&mut self, deadline: Instant) {
+        if Some(deadline) == self.earliest {
+            self.recount();
+        }
+    }
+
     /// Takes the id [`peek_id`](Self::peek_id) returned (never reused on this connection).
     pub fn allocate_id(&mut self) {
         self.next_id += 1;
@@ -120,10 +127,10 @@ impl<const N: usize> Outbound<N> {
 
     /// Fills a slot [`free_slot`](Self::free_slot) returned.
     pub fn insert(&mut self, slot: usize, entry: OutEntry) {
-        if let Some(s) = self.slots.get_mut(slot) {
-            *s = Some(entry);
-        }
-        self.recount();
+        let Some(place) = self.slots.get_mut(slot) else { return };
+        *place = Some(entry);
+        let d = entry.deadline();
+        self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
     }
 
     /// Live requests.
@@ -159,20 +166,24 @@ impl<const N: usize> Outbound<N> {
     /// Records progress `value` on the live request in `slot`, restarting its idle
     /// timeout at `now` if it asked for that.
     pub fn progressed(&mut self, slot: usize, value: NumberBuf, now: Instant) {
-        if let Some(Some(e)) = self.slots.get_mut(slot) {
-            e.last_progress = Some(value);
-            if e.reset_on_progress {
-                e.idle_deadline = now + e.idle;
-            }
+        let Some(Some(e)) = self.slots.get_mut(slot) else { return };
+        e.last_progress = Some(value);
+        if e.reset_on_progress {
+            let before = e.deadline();
+            e.idle_deadline = now + e.idle;
+            self.gone(before);
         }
-        self.recount();
     }
 
     /// Frees `slot`, returning its request (its answer arrived).
     pub fn take(&mut self, slot: usize) -> Option<OutEntry> {
-        let entry = self.slots.get_mut(slot)?.take();
-        self.recount();
-        entry
+        let entry = self.slots.get_mut(slot)?.take()?;
+        if entry.is_live() {
+            self.gone(entry.deadline());
+        } else {
+            self.recount();
+        }
+        Some(entry)
     }
 
     /// Whether request `id` is live.
@@ -190,6 +201,7 @@ impl<const N: usize> Outbound<N> {
 
     /// Whether a live request is due at `now`, or a timed-out one still needs its
     /// `notifications/cancelled`: whether [`needs_cancel`](Self::needs_cancel) can say yes.
+    #[inline]
     pub fn any_due(&self, now: Instant) -> bool {
         self.earliest.is_some_and(|t| now >= t)
             || (self.ended > 0 && self.slots.iter().flatten().any(|e| e.cancel_unsent))
@@ -225,10 +237,15 @@ impl<const N: usize> Outbound<N> {
 
     /// Frees the first request that ended without an answer and whose event can be
     /// delivered now.
+    #[inline]
     pub fn take_ended(&mut self) -> Option<(OutEntry, Ended)> {
         if self.ended == 0 {
             return None;
         }
+        self.take_ended_slow()
+    }
+
+    fn take_ended_slow(&mut self) -> Option<(OutEntry, Ended)> {
         for slot in self.slots.iter_mut() {
             let Some(entry) = slot else { continue };
             let Some(ended) = entry.ended else { continue };
@@ -245,6 +262,7 @@ impl<const N: usize> Outbound<N> {
     }
 
     /// The earliest deadline of a live request.
+    #[inline]
     pub fn next_deadline(&self) -> Option<Instant> {
         self.earliest
     }

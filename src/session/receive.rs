@@ -9,15 +9,18 @@
 
 use core::ops::Range;
 
+use super::config::Overflow;
 use super::core::{BatchCursor, Core};
 use super::event::{CloseReason, Event, IncomingNotification, Misbehavior, RefuseReason};
-use super::inbound::InEntry;
+use super::held::Area;
 use super::lifecycle::Phase;
 use super::outbound::Lookup;
+use super::replies::{Owed, push_number, unreadable_id};
+use crate::framing::Prefix;
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, Role};
 use crate::wire::{
-    EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, Notification, Number,
-    NumberBuf, ParseOptions, RawJson, Request, RequestId, RequestIdRef, Shape,
+    EncodeError, EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, Notification,
+    Number, NumberBuf, ParseOptions, RawJson, Request, RequestId, RequestIdRef, Shape,
 };
 
 /// What processing one frame produced for the application.
@@ -26,7 +29,7 @@ pub(crate) enum Received<'e> {
     Event(Event<'e>),
     /// A request, given the inbound slot `slot`; the endpoint attaches the handle that
     /// answers it.
-    Request { slot: usize, id: RequestIdRef<'e>, method: Method<'e>, params: Option<RawJson<'e>> },
+    Request { slot: usize, serial: u64, id: RequestIdRef<'e>, method: Method<'e>, params: Option<RawJson<'e>> },
 }
 
 impl<'e> From<Event<'e>> for Received<'e> {
@@ -52,13 +55,20 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     }
 
     /// Handles the line at `range` of `buf`. Returns what it produced and whether the
-    /// line must stay in the buffer (a batch, processed element by element).
-    pub fn receive_line<'e>(&mut self, buf: &'e [u8], range: Range<usize>) -> (Option<Received<'e>>, bool) {
+    /// line must stay in the buffer (a batch, processed element by element). A request
+    /// held for later is copied into `area`. If an automatic reply does not fit yet,
+    /// `self.stall` is set and nothing else changed: the line is tried again later.
+    pub fn receive_line<'e>(
+        &mut self,
+        buf: &'e [u8],
+        range: Range<usize>,
+        area: &mut Area<'_>,
+    ) -> (Option<Received<'e>>, bool) {
         let line = &buf[range];
         let batches = self.life.version().is_some_and(ProtocolVersion::allows_batches);
         match Frame::parse(line, &self.parse_options(batches)) {
-            Err(e) => (Some(self.invalid_message(e)), false),
-            Ok(Frame::Single(msg)) => (self.receive_message(msg, false), false),
+            Err(e) => (self.invalid_message(e), false),
+            Ok(Frame::Single(msg)) => (self.receive_message(msg, line, false, area), false),
             Ok(Frame::Batch(batch)) => {
                 let bytes = batch.as_bytes();
                 let start = offset_in(buf, bytes);
@@ -69,16 +79,76 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     }
 
     /// Handles the next element of the batch in progress; `None` when it is finished.
-    pub fn receive_batch_element<'e>(&mut self, buf: &'e [u8], cursor: BatchCursor) -> Option<Option<Received<'e>>> {
+    pub fn receive_batch_element<'e>(
+        &mut self,
+        buf: &'e [u8],
+        cursor: BatchCursor,
+        area: &mut Area<'_>,
+    ) -> Option<Option<Received<'e>>> {
         let (start, end) = crate::wire::batch_element(buf, cursor.next, cursor.end)?;
         self.batch = Some(BatchCursor { next: end, ..cursor });
         let element = &buf[start..end];
         let options = self.parse_options(false);
         let options = ParseOptions { max_depth: options.max_depth.saturating_sub(1), ..options };
-        Some(match Message::parse_with(element, &options) {
-            Ok(msg) => self.receive_message(msg, true),
-            Err(e) => Some(self.invalid_message(e)),
-        })
+        let received = match Message::parse_with(element, &options) {
+            Ok(msg) => self.receive_message(msg, element, true, area),
+            Err(e) => self.invalid_message(e),
+        };
+        if self.stall.is_some() {
+            // The element is tried again once its reply fits.
+            self.batch = Some(cursor);
+        }
+        Some(received)
+    }
+
+    /// Settles an automatic reply to `id`: `true` if it was written (or replaced);
+    /// otherwise the frame waits for room (`self.stall`).
+    fn reply(&mut self, id: ErrorId<'_>, written: Result<Range<usize>, EncodeError>) -> bool {
+        match self.owe(id, written) {
+            Owed::Sent => true,
+            Owed::Later(needed) => {
+                self.stall = Some(needed);
+                false
+            }
+        }
+    }
+
+    /// A line longer than the buffer (`len` bytes; `prefix`: what its first bytes
+    /// showed). A request whose id was seen is answered -32600 naming the limit; a
+    /// response to a request of ours ends that request; otherwise the event says what
+    /// was skipped.
+    pub fn too_long(&mut self, len: usize, prefix: Option<Prefix>, limit: usize) -> Option<Received<'static>> {
+        let prefix = prefix.unwrap_or(Prefix::scan(b""));
+        let token = prefix.id().filter(|t| {
+            RawJson::parse(t)
+                .is_ok_and(|v| v.kind() == JsonKind::String || v.as_i64().is_some() || v.as_u64().is_some())
+        });
+        let Some(token) = token else { return Some(Misbehavior::LineTooLong { len, replied: false }.into()) };
+        if prefix.method && !prefix.answer {
+            let id = RequestIdRef::from_validated(token);
+            let mut message: heapless::String<96> = heapless::String::new();
+            let _ = message.push_str("Invalid Request: message of ");
+            push_number(&mut message, len);
+            let _ = message.push_str(" bytes exceeds the ");
+            push_number(&mut message, limit);
+            let _ = message.push_str("-byte limit");
+            let written = self.tx.error(ErrorId::Id(id), ErrorCode::INVALID_REQUEST, &message);
+            // Fits: the reply reserve is free whenever input is processed.
+            let replied = self.owe(ErrorId::Id(id), written) == Owed::Sent;
+            return Some(Misbehavior::LineTooLong { len, replied }.into());
+        }
+        if prefix.answer && !prefix.method {
+            let n = RequestIdRef::from_validated(token).as_u64();
+            if self.life.init().is_some_and(|i| Some(i.id) == n) {
+                self.shut_down(CloseReason::InvalidInitializeResult);
+            } else if let Lookup::Live(i) = self.out.lookup(n)
+                && let Some(entry) = self.out.take(i)
+            {
+                let id = RequestId::from_u64(entry.id);
+                return Some(Event::ResponseTooLong { id, method: entry.method, len }.into());
+            }
+        }
+        Some(Misbehavior::LineTooLong { len, replied: false }.into())
     }
 
     /// A frame that is not a valid message: reply where JSON-RPC calls for it.
@@ -87,64 +157,39 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// client answers only broken requests: a server that prints logs or other non-MCP
     /// lines on stdout must not be flooded with error replies (rmcp issue #938). Broken
     /// notifications and responses are never answered.
-    fn invalid_message<'e>(&mut self, e: EnvelopeError<'e>) -> Received<'e> {
+    fn invalid_message<'e>(&mut self, e: EnvelopeError<'e>) -> Option<Received<'e>> {
         let reply = match self.config.role {
             Role::Server => e.should_reply(),
             Role::Client => e.shape == Shape::Request,
         };
-        let replied = reply && {
+        if reply {
             let id = match e.id {
                 Some(id) => ErrorId::Id(id),
-                None => self.unreadable_id(),
+                None => unreadable_id(self.life.version()),
             };
             // Pieces pushed one by one: `write!` would pull in core::fmt (kilobytes on an MCU).
             let mut message: heapless::String<96> = heapless::String::new();
             let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error: " } else { "Invalid Request: " };
             let _ = message.push_str(prefix);
             let _ = message.push_str(e.rule.describe());
-            self.auto_error(id, e.code(), &message)
-        };
-        Misbehavior::InvalidMessage { error: e, replied }.into()
-    }
-
-    /// How an error reply names a request id that could not be read: JSON-RPC's `null`,
-    /// or (from 2025-11-25, whose schema makes the id optional) no id at all.
-    fn unreadable_id(&self) -> ErrorId<'static> {
-        if self.life.version().is_some_and(ProtocolVersion::error_id_optional) {
-            ErrorId::Omitted
-        } else {
-            ErrorId::Null
-        }
-    }
-
-    /// Records what became of a message the endpoint owes: one that did not fit is
-    /// reported as [`Event::ReplyDropped`]. `false` if it was not written.
-    fn owed(&mut self, written: Result<Range<usize>, crate::wire::EncodeError>) -> bool {
-        match written {
-            Ok(_) => true,
-            Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => {
-                self.queued.dropped_reply = Some(needed);
-                false
+            let written = self.tx.error(id, e.code(), &message);
+            if !self.reply(id, written) {
+                return None;
             }
-            Err(_) => false,
         }
+        Some(Misbehavior::InvalidMessage { error: e, replied: reply }.into())
     }
 
-    /// Writes an error reply the endpoint owes; `false` if it could not be written.
-    fn auto_error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> bool {
-        let written = self.tx.error(id, code, message);
-        self.owed(written)
-    }
-
-    fn auto_result(&mut self, id: RequestIdRef<'_>, result: &RawJson<'_>) {
-        let written = self.tx.result(id, result);
-        self.owed(written);
-    }
-
-    fn receive_message<'e>(&mut self, msg: Message<'e>, in_batch: bool) -> Option<Received<'e>> {
+    fn receive_message<'e>(
+        &mut self,
+        msg: Message<'e>,
+        raw: &'e [u8],
+        in_batch: bool,
+        area: &mut Area<'_>,
+    ) -> Option<Received<'e>> {
         match msg {
-            Message::Request(r) => self.on_request(r, in_batch),
-            Message::Notification(n) => self.on_notification(n),
+            Message::Request(r) => self.on_request(r, raw, in_batch, area),
+            Message::Notification(n) => self.on_notification(n, area),
             Message::Response(r) => self.on_answer(Some(r.id), Ok(r.result)),
             Message::Error(e) => self.on_answer(e.id, Err(e.error)),
         }
@@ -155,21 +200,31 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// Answers request `r` with the error for `reason` and reports it.
     fn refuse<'e>(&mut self, r: &Request<'e>, reason: RefuseReason) -> Option<Received<'e>> {
         let (code, message) = reason.reply();
-        self.auto_error(ErrorId::Id(r.id), code, message);
+        let written = self.tx.error(ErrorId::Id(r.id), code, message);
+        if !self.reply(ErrorId::Id(r.id), written) {
+            return None;
+        }
         Some(Misbehavior::RequestRefused { id: r.id, method: Method::parse(r.method), code, reason }.into())
     }
 
-    fn on_request<'e>(&mut self, r: Request<'e>, in_batch: bool) -> Option<Received<'e>> {
+    fn on_request<'e>(
+        &mut self,
+        r: Request<'e>,
+        raw: &'e [u8],
+        in_batch: bool,
+        area: &mut Area<'_>,
+    ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
         if method == Method::Ping {
             // Answered in every state, before and after the handshake.
-            self.auto_result(r.id, &RawJson::EMPTY_OBJECT);
+            let written = self.tx.result(r.id, &RawJson::EMPTY_OBJECT);
+            self.reply(ErrorId::Id(r.id), written);
             return None;
         }
         if r.id.as_token().len() > MAX_ID_LEN {
             return self.refuse(&r, RefuseReason::IdTooLong);
         }
-        if self.inb.find(r.id).is_some() {
+        if self.inb.find(r.id).is_some() || self.held.contains(area, r.id) {
             return self.refuse(&r, RefuseReason::DuplicateId);
         }
         if method == Method::Initialize && self.config.role == Role::Server {
@@ -198,9 +253,16 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         {
             return self.refuse(&r, RefuseReason::CapabilityNotDeclared);
         }
-        let Some(slot) = self.inb.free_slot() else {
-            return self.refuse(&r, RefuseReason::TooManyRequests);
-        };
+        // Held requests go first: a later one never overtakes them.
+        if self.held.count() > 0 || !self.inb.has_free_slot() {
+            let held = self.config.overflow == Overflow::Hold && self.held.hold(area, raw, r.id.as_token(), None);
+            return if held { None } else { self.refuse(&r, RefuseReason::TooManyRequests) };
+        }
+        self.admit(r, method)
+    }
+
+    /// Gives request `r` a slot and delivers it.
+    fn admit<'e>(&mut self, r: Request<'e>, method: Method<'e>) -> Option<Received<'e>> {
         let token = r
             .params
             .and_then(|p| p.get("_meta"))
@@ -208,8 +270,26 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             .filter(|t| t.kind() == JsonKind::String || t.as_i64().is_some() || t.as_u64().is_some())
             .and_then(|t| RequestIdRef::from_validated(t.as_bytes()).to_owned().ok());
         let Ok(id) = r.id.to_owned() else { return self.refuse(&r, RefuseReason::IdTooLong) };
-        self.inb.insert(slot, InEntry { id, cancelled: false, token, last_progress: None });
-        Some(Received::Request { slot, id: r.id, method, params: r.params })
+        let deadline = self.config.answer_within.map(|d| self.now + d);
+        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline) else {
+            return self.refuse(&r, RefuseReason::TooManyRequests);
+        };
+        Some(Received::Request { slot, serial, id: r.id, method, params: r.params })
+    }
+
+    /// The oldest held request, from `region` (the held part of the receive buffer),
+    /// now that a slot is free.
+    pub fn deliver_held<'e>(&mut self, region: &'e [u8]) -> Option<Received<'e>> {
+        let held = self.held.deliver(region)?;
+        let options = self.parse_options(false);
+        match Message::parse_with(held.line, &options) {
+            Ok(Message::Request(r)) => {
+                let method = Method::parse(r.method);
+                self.admit(r, method)
+            }
+            // Not reachable: only valid requests are held.
+            _ => None,
+        }
     }
 
     /// Server: version negotiation. The client's version if this server supports it,
@@ -226,17 +306,19 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let peer = r.params.unwrap_or(RawJson::EMPTY_OBJECT);
         let peer_caps = peer.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
         let written = self.tx.result(r.id, &self.initialize_result(version));
-        self.owed(written);
+        if !self.reply(ErrorId::Id(r.id), written) {
+            return None;
+        }
         self.life.negotiated(version, peer_caps);
         Some(Event::Negotiated { version, peer }.into())
     }
 
     // ---- notifications ------------------------------------------------------------
 
-    fn on_notification<'e>(&mut self, n: Notification<'e>) -> Option<Received<'e>> {
+    fn on_notification<'e>(&mut self, n: Notification<'e>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let method = Method::parse(n.method);
         match method {
-            Method::Cancelled => return self.on_cancelled(n.params),
+            Method::Cancelled => return self.on_cancelled(n.params, area),
             Method::Progress => return self.on_progress(method, n.params),
             Method::Initialized => {
                 if self.config.role == Role::Server && self.life.initialized() {
@@ -262,21 +344,24 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         Some(Event::Notification(IncomingNotification { method, params: n.params }).into())
     }
 
-    /// The peer cancels one of its requests: remember it so that no response is sent,
-    /// and tell the application. Unknown, finished or uncancellable (`initialize`)
-    /// requests are ignored, as the specification asks.
-    fn on_cancelled<'e>(&mut self, params: Option<RawJson<'e>>) -> Option<Received<'e>> {
+    /// The peer cancels one of its requests: it is over (no response is ever sent for
+    /// it), its slot is free, and the application is told. A held request is dropped
+    /// without a word, never delivered. Unknown or finished requests are ignored, as the
+    /// specification asks (`initialize` never takes a slot, so it is among them).
+    fn on_cancelled<'e>(&mut self, params: Option<RawJson<'e>>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let params = params?;
         let id = params.get("requestId")?;
         if !(id.kind() == JsonKind::String || id.as_i64().is_some() || id.as_u64().is_some()) {
             return None;
         }
         let id = RequestIdRef::from_validated(id.as_bytes());
-        if !self.inb.cancel(id) {
+        let Some(slot) = self.inb.find(id) else {
+            self.held.cancel(area, id);
             return None;
-        }
+        };
+        let request = self.inb.table().end(slot, false)?;
         let reason = params.get("reason").and_then(|r| r.as_str());
-        Some(Event::Cancelled { id, reason }.into())
+        Some(Event::Cancelled { request, reason }.into())
     }
 
     /// Progress for one of our requests: only for a live request that asked for it, and
@@ -403,7 +488,9 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         };
         let peer_caps = result.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_server_json);
         let written = self.tx.notification("notifications/initialized", crate::wire::NO_PARAMS);
-        self.owed(written);
+        if !self.reply(ErrorId::Null, written) {
+            return None;
+        }
         self.life.accepted(version, peer_caps);
         self.refresh_timers();
         self.queued.ready = true;

@@ -6,8 +6,12 @@
 
 use super::core::Core;
 use super::lifecycle::Phase;
+use super::replies::Owed;
 use crate::time::Instant;
-use crate::wire::{NO_PARAMS, RequestId};
+use crate::wire::{ErrorCode, ErrorId, NO_PARAMS, RequestId};
+
+/// The error message for a request of the peer's that expired unanswered.
+pub(crate) const EXPIRED_MESSAGE: &str = "Request not answered in time";
 
 /// The deadlines of which there is at most one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,16 +69,20 @@ impl Timers {
         self.table[timer as usize]
     }
 
+    #[inline]
     fn due(&self, timer: Timer, now: Instant) -> bool {
         self.get(timer).is_some_and(|t| now >= t)
     }
 
+    #[inline]
     fn any_due(&self, now: Instant) -> bool {
         self.table.iter().flatten().any(|&t| now >= t)
     }
 
+    #[inline]
     fn next(&self) -> Option<Instant> {
-        self.table.iter().flatten().copied().min()
+        let [a, b, c] = self.table;
+        [a, b, c].into_iter().flatten().min()
     }
 }
 
@@ -90,6 +98,16 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                 // the TimedOut event waits for it, so the order on the wire stays right.
                 let sent = self.send_cancelled(id, "Request timed out");
                 self.out.timed_out(slot, sent);
+            }
+        }
+        // The peer's requests the application did not answer in time are answered
+        // here; one that does not fit yet is tried again at the next poll.
+        while let Some((slot, entry)) = self.inb.overdue(now) {
+            let id = entry.id.clone();
+            let written = self.tx.error(ErrorId::Id(id.as_ref()), ErrorCode::INTERNAL_ERROR, EXPIRED_MESSAGE);
+            match self.owe(ErrorId::Id(id.as_ref()), written) {
+                Owed::Sent => self.inb.table().expire(slot),
+                Owed::Later(_) => break,
             }
         }
         if !self.timers.any_due(now) {
@@ -145,6 +163,10 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
 
     /// The earliest instant at which `run_timers` has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        [self.out.next_deadline(), self.timers.next()].into_iter().flatten().min()
+        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        earlier(earlier(self.out.next_deadline(), self.inb.next_deadline()), self.timers.next())
     }
 }

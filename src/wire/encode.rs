@@ -365,6 +365,11 @@ pub(crate) struct FrameView<'w> {
 }
 
 impl FrameView<'_> {
+    /// The buffer's size.
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
     pub(crate) fn result<R: Serialize + ?Sized>(
         &mut self,
         id: RequestIdRef<'_>,
