@@ -82,7 +82,7 @@ fn pump<const N: usize>(ep: &mut Ep<'_, N>, out: &mut Pipe, result: &RawJson<'_>
     let mut responses = 0;
     loop {
         match ep.poll_output() {
-            Output::Transmit(bytes) => out.push(bytes),
+            Output::Transmit(bytes) => out.push(&bytes),
             Output::Event(Event::Request(mut r)) => {
                 r.respond(result).unwrap();
             }

@@ -46,7 +46,7 @@ fn main() -> std::io::Result<()> {
             let next_timeout = loop {
                 match ep.poll_output() {
                     Output::Transmit(bytes) => {
-                        stdout.write_all(bytes).await?;
+                        stdout.write_all(&bytes).await?;
                     }
                     Output::Event(Event::Request(mut req)) => match req.method {
                         Method::ToolsList => {

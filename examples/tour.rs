@@ -143,7 +143,7 @@ impl Demo {
                         for line in bytes.split_inclusive(|&b| b == b'\n') {
                             show_line("client → server", line.strip_suffix(b"\n").unwrap_or(line));
                         }
-                        self.c2s.extend_from_slice(bytes);
+                        self.c2s.extend_from_slice(&bytes);
                     }
                     Output::Event(ev) => {
                         describe("client", &ev);
@@ -161,7 +161,7 @@ impl Demo {
                         for line in bytes.split_inclusive(|&b| b == b'\n') {
                             show_line("server → client", line.strip_suffix(b"\n").unwrap_or(line));
                         }
-                        self.s2c.extend_from_slice(bytes);
+                        self.s2c.extend_from_slice(&bytes);
                     }
                     Output::Event(mut ev) => {
                         describe("server", &ev);

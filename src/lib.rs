@@ -68,7 +68,7 @@
 //!     // 1. Drain until idle.
 //!     let _next_timeout = loop {
 //!         match server.poll_output() {
-//!             Output::Transmit(bytes) => stdout.extend_from_slice(bytes),
+//!             Output::Transmit(bytes) => stdout.extend_from_slice(&bytes),
 //!             Output::Event(Event::Request(mut req)) => match req.method {
 //!                 Method::ToolsCall => {
 //!                     // Answer while the params are still borrowed from the input.

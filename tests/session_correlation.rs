@@ -303,7 +303,7 @@ fn the_request_handle_and_the_endpoint_answer_the_same_way() {
                     assert_eq!(r.respond_empty(), Err(SendError::AlreadyAnswered));
                     answered = Some(r.pending());
                 }
-                mcp_sansio::session::Output::Transmit(b) => server.sent.extend_from_slice(b),
+                mcp_sansio::session::Output::Transmit(b) => server.sent.extend_from_slice(&b),
                 mcp_sansio::session::Output::Event(_) => {}
                 mcp_sansio::session::Output::Idle { .. } => break,
             }

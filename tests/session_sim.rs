@@ -126,8 +126,8 @@ impl Node {
             match self.side.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
-                    self.side.sent.extend_from_slice(bytes);
-                    self.side.pipe.extend_from_slice(bytes);
+                    self.side.sent.extend_from_slice(&bytes);
+                    self.side.pipe.extend_from_slice(&bytes);
                     self.log.push(format!("tx {}", bytes.len()));
                 }
                 Output::Event(ev) => {
@@ -368,6 +368,7 @@ impl Sim {
                     max_time: max.map(|t| Duration::from_millis(t.into())),
                     progress,
                     reset_timeout_on_progress: reset,
+                    ..RequestOptions::default()
                 };
                 self.request(side, kind, options);
             }

@@ -36,8 +36,8 @@ fn idle_deadline(side: &mut Side) -> Option<Instant> {
                 return next_timeout;
             }
             Output::Transmit(b) => {
-                side.sent.extend_from_slice(b);
-                side.pipe.extend_from_slice(b);
+                side.sent.extend_from_slice(&b);
+                side.pipe.extend_from_slice(&b);
             }
             Output::Event(e) => side.events.push(own(&e)),
         }
@@ -325,7 +325,7 @@ fn a_timeout_waits_for_room_to_send_its_cancellation() {
     let mut events = 0;
     loop {
         match client.ep.poll_output() {
-            Output::Transmit(b) => client.sent.extend_from_slice(b),
+            Output::Transmit(b) => client.sent.extend_from_slice(&b),
             Output::Event(e) => {
                 assert_eq!(own(&e), Ev::TimedOut { id: id.to_string() });
                 events += 1;

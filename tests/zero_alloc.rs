@@ -157,7 +157,7 @@ impl<'a> Node<'a> {
     fn pump(&mut self) {
         loop {
             match self.ep.poll_output() {
-                Output::Transmit(bytes) => self.out.push(bytes),
+                Output::Transmit(bytes) => self.out.push(&bytes),
                 Output::Idle { .. } => return,
                 Output::Event(event) => {
                     self.tick = self.tick.wrapping_add(1);

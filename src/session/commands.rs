@@ -12,6 +12,7 @@ use super::event::CloseReason;
 use super::outbound::OutEntry;
 use super::pending::PendingRequest;
 use super::responder::Responder;
+use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
@@ -69,10 +70,11 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let Some(slot) = core.out.free_slot() else { return Err(SendError::TooManyInFlight { limit: OUT }) };
         let id_number = core.out.peek_id();
         let id = RequestId::from_u64(id_number);
+        let mut tx = core.tx.to(options.related);
         if options.progress {
-            core.tx.request_with_progress_token(id.as_ref(), method, params, id.as_ref())?;
+            tx.request_with_progress_token(id.as_ref(), method, params, id.as_ref())?;
         } else {
-            core.tx.request(id.as_ref(), method, params)?;
+            tx.request(id.as_ref(), method, params)?;
         }
         core.out.allocate_id();
         let idle = options.timeout.unwrap_or(core.config.request_timeout);
@@ -80,6 +82,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let mut entry = OutEntry::new(id_number, known, core.now, idle, max);
         entry.progress = options.progress;
         entry.reset_on_progress = options.progress && options.reset_timeout_on_progress;
+        entry.origin = options.related;
         core.out.insert(slot, entry);
         Ok(id)
     }
@@ -94,6 +97,29 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     pub fn send_notification<P: Serialize + ?Sized>(
         &mut self,
         now: Instant,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), SendError> {
+        self.notify(now, None, method, params)
+    }
+
+    /// Sends a notification as part of handling the peer's `request` (a log message
+    /// about it, say): on its channel, [`Transmit::origin`](super::Transmit::origin).
+    /// The same rules as [`send_notification`](Self::send_notification).
+    pub fn send_related_notification<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        request: &PendingRequest,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), SendError> {
+        self.notify(now, request.origin(), method, params)
+    }
+
+    fn notify<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        origin: Option<Origin>,
         method: &str,
         params: Option<&P>,
     ) -> Result<(), SendError> {
@@ -120,7 +146,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         {
             return Err(SendError::CapabilityNotDeclared(cap));
         }
-        core.tx.notification(method, params)?;
+        core.tx.to(origin).notification(method, params)?;
         Ok(())
     }
 
@@ -211,7 +237,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             #[serde(skip_serializing_if = "Option::is_none")]
             reason: Option<&'r str>,
         }
-        core.tx.notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
+        let origin = core.out.origin_of(number);
+        core.tx
+            .to(origin)
+            .notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
         core.out.forget(number);
         Ok(())
     }

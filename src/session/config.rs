@@ -2,6 +2,8 @@
 
 use core::time::Duration;
 
+use super::pending::PendingRequest;
+use super::transmit::{Origin, OutputMode};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role, VersionSet};
 use crate::wire::{DEFAULT_MAX_DEPTH, RawJson};
 
@@ -74,6 +76,9 @@ pub struct Config<'a> {
     /// the endpoint answers -32603 itself and reports [`Event::Expired`](super::Event::Expired).
     /// `None` (the default): no limit. Held requests start the clock when delivered.
     pub answer_within: Option<Duration>,
+    /// How sent frames are handed out: all at once, newline-terminated (the default), or
+    /// one message at a time with its origin.
+    pub output: OutputMode,
 }
 
 impl<'a> Config<'a> {
@@ -93,6 +98,7 @@ impl<'a> Config<'a> {
             max_depth: DEFAULT_MAX_DEPTH,
             overflow: Overflow::Hold,
             answer_within: None,
+            output: OutputMode::Lines,
         }
     }
 
@@ -124,6 +130,12 @@ impl<'a> Config<'a> {
     /// Enables keepalive pings.
     pub fn keepalive(mut self, keepalive: Keepalive) -> Self {
         self.keepalive = Some(keepalive);
+        self
+    }
+
+    /// Sets how sent frames are handed out (see [`OutputMode`]).
+    pub fn output(mut self, output: OutputMode) -> Self {
+        self.output = output;
         self
     }
 
@@ -172,6 +184,10 @@ pub struct RequestOptions {
     /// Whether each progress notification restarts the idle timeout (only meaningful
     /// with `progress`).
     pub reset_timeout_on_progress: bool,
+    /// The channel of the peer's request this one is sent for (a `sampling/createMessage`
+    /// while handling a `tools/call`, say): the request, and its cancellation if it times
+    /// out, come out with that origin. Set with [`related_to`](Self::related_to).
+    pub related: Option<Origin>,
 }
 
 impl RequestOptions {
@@ -190,6 +206,12 @@ impl RequestOptions {
     /// Sets the absolute cap.
     pub fn max_time(mut self, max: Duration) -> Self {
         self.max_time = Some(max);
+        self
+    }
+
+    /// Sends the request as part of handling the peer's `request`: on its channel.
+    pub fn related_to(mut self, request: &PendingRequest) -> Self {
+        self.related = request.origin();
         self
     }
 }

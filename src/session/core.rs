@@ -17,10 +17,23 @@ use super::lifecycle::{Cause, Lifecycle};
 use super::outbound::{Ended, Outbound};
 use super::replies::Owed;
 use super::timers::{Timer, Timers};
+use super::transmit::{Origin, Outbox};
 use crate::framing::{LineState, Prefix};
 use crate::mcp::ProtocolVersion;
 use crate::time::Instant;
-use crate::wire::{ErrorId, FrameWriter, RawJson, RequestId};
+use crate::wire::{ErrorId, RawJson, RequestId};
+
+/// A server's `initialize` result.
+#[derive(Serialize)]
+pub(crate) struct InitializeResult<'r> {
+    #[serde(rename = "protocolVersion")]
+    version: ProtocolVersion,
+    capabilities: RawJson<'r>,
+    #[serde(rename = "serverInfo")]
+    info: RawJson<'r>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'r str>,
+}
 
 /// A batch frame being processed element by element.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +42,8 @@ pub(crate) struct BatchCursor {
     pub next: usize,
     /// End of the array in the receive buffer.
     pub end: usize,
+    /// The channel the batch came in on.
+    pub origin: Option<Origin>,
 }
 
 /// Events waiting to be delivered that borrow nothing.
@@ -39,14 +54,14 @@ pub(crate) struct Queued {
     pub unresponsive: Option<Duration>,
     /// A frame given to `handle_frame` that can never fit the receive buffer: its length
     /// and what its first bytes showed.
-    pub oversized_frame: Option<(usize, Prefix)>,
+    pub oversized_frame: Option<(usize, Prefix, Option<Origin>)>,
 }
 
 pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
     pub config: Config<'a>,
     /// The framer's cursor over the receive buffer.
     pub rx: LineState,
-    pub tx: FrameWriter<'a>,
+    pub tx: Outbox<'a>,
     pub life: Lifecycle,
     pub out: Outbound<OUT>,
     pub inb: Inbound<IN>,
@@ -58,8 +73,10 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
     pub batch: Option<BatchCursor>,
     /// An automatic reply needs this many bytes free: its frame waits until then.
     pub stall: Option<usize>,
-    /// Bytes handed out by the last `Transmit`, released at the next poll.
-    pub transmitted: usize,
+    /// The channel of the frame being processed: its automatic replies go back on it.
+    pub origin: Option<Origin>,
+    /// Input comes as whole frames (`handle_frame*`), each line carrying its origin.
+    pub framed: bool,
     /// Transmit-buffer room kept free for the replies the endpoint writes on its own:
     /// input is only processed while this much is free.
     pub reserve: usize,
@@ -76,17 +93,7 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
     }
 
     /// The `initialize` result this server sends for `version`.
-    pub fn initialize_result(&self, version: ProtocolVersion) -> impl Serialize + 'a {
-        #[derive(Serialize)]
-        struct InitializeResult<'r> {
-            #[serde(rename = "protocolVersion")]
-            version: ProtocolVersion,
-            capabilities: RawJson<'r>,
-            #[serde(rename = "serverInfo")]
-            info: RawJson<'r>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            instructions: Option<&'r str>,
-        }
+    pub fn initialize_result(&self, version: ProtocolVersion) -> InitializeResult<'a> {
         InitializeResult {
             version,
             capabilities: self.config.capabilities,
@@ -107,7 +114,7 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         }
         let params = InitializeParams { version, capabilities: self.config.capabilities, info: self.config.info };
         let id = self.out.peek_id();
-        self.tx.request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
+        self.tx.to(None).request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
         self.out.allocate_id();
         self.life.initializing(id, version);
         self.timers.set(Timer::Initialize, Some(self.now + self.config.initialize_timeout));
@@ -156,10 +163,11 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
     /// Refuses the newest held request (-32603, as if it had never been held), to make
     /// room in `rx` for a frame being read. `false` if the refusal does not fit yet.
     pub fn refuse_newest_held(&mut self, rx: &[u8]) -> bool {
-        let Some((id, _origin)) = self.held.newest(rx) else { return true };
+        let Some((id, origin)) = self.held.newest(rx) else { return true };
+        let origin = origin.map(Origin);
         let (code, message) = RefuseReason::TooManyRequests.reply();
-        let written = self.tx.error(ErrorId::Id(id.as_ref()), code, message);
-        match self.owe(ErrorId::Id(id.as_ref()), written) {
+        let written = self.tx.to(origin).error(ErrorId::Id(id.as_ref()), code, message);
+        match self.owe(ErrorId::Id(id.as_ref()), origin, written) {
             Owed::Sent => {
                 self.held.remove_newest(rx);
                 true

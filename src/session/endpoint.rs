@@ -10,10 +10,11 @@ use super::lifecycle::Lifecycle;
 use super::outbound::Outbound;
 use super::receive::Received;
 use super::timers::Timers;
+use super::transmit::{Origin, Outbox, mark, mark_len};
 use crate::framing::{LineError, LineState, Prefix};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
-use crate::wire::{FrameWriter, JsonKind, MAX_ID_LEN};
+use crate::wire::{JsonKind, MAX_ID_LEN};
 
 /// Transmit-buffer room kept free for the replies the endpoint writes on its own (pongs,
 /// error replies, cancellations): input is only processed while this much is free.
@@ -79,7 +80,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let mut core = Core {
             config,
             rx: LineState::new(),
-            tx: FrameWriter::new(tx),
+            tx: Outbox::new(tx, config.output),
             life: Lifecycle::new(config.role, config.own_capabilities()),
             out: Outbound::new(),
             inb: Inbound::new(),
@@ -89,14 +90,16 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             now,
             batch: None,
             stall: None,
-            transmitted: 0,
+            origin: None,
+            framed: false,
             reserve: AUTO_REPLY_RESERVE,
         };
         // The initialize result (server) must always fit beside the usual reserve.
         if config.role == Role::Server {
             let longest_id = [b'1'; MAX_ID_LEN];
             let id = crate::wire::RequestIdRef::from_validated(&longest_id);
-            let needed = match core.tx.result(id, &core.initialize_result(newest)) {
+            let result = core.initialize_result(newest);
+            let needed = match core.tx.to(None).result(id, &result) {
                 Ok(range) => range.len(),
                 Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => needed,
                 Err(_) => return Err(ConfigError::NotAnObject),
@@ -182,30 +185,45 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     }
 
     /// Feeds one complete message from a message-oriented transport (an HTTP body, an SSE
-    /// event). Returns `false`, taking nothing, when the receive buffer has no room for it
-    /// now: drain [`poll_output`](Self::poll_output) and try again. A message larger than
-    /// the whole buffer is reported as [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong)
-    /// (and answered if it is a request whose id can be seen).
+    /// event), with no [`Origin`]. See [`handle_frame_from`](Self::handle_frame_from).
     #[must_use = "a frame not taken must be fed again after a drain"]
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) -> bool {
+        self.handle_frame_from(now, None, frame)
+    }
+
+    /// Feeds one complete message that came in on the channel `origin` (an HTTP POST,
+    /// say): whatever is sent for the requests in it carries that origin (see
+    /// [`Origin`]). Returns `false`, taking nothing, when the receive buffer has no room
+    /// for it now: drain [`poll_output`](Self::poll_output) and try again. A message
+    /// larger than the whole buffer is reported as
+    /// [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong) (and answered if it
+    /// is a request whose id can be seen).
+    ///
+    /// An endpoint takes its input either as whole frames (this) or as a byte stream
+    /// ([`handle_input`](Self::handle_input)), not both.
+    #[must_use = "a frame not taken must be fed again after a drain"]
+    pub fn handle_frame_from(&mut self, now: Instant, origin: Option<Origin>, frame: &[u8]) -> bool {
         self.core.advance(now);
         self.core.received();
         if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return true;
         }
+        self.core.framed = true;
         self.core.held.settle(self.rx);
-        if frame.len() + 1 > self.rx.len() {
+        // The frame, its mark (the origin) and its newline.
+        let size = mark_len(origin) + frame.len() + 1;
+        if size > self.rx.len() {
             // One report is held at a time: a second oversized frame waits for the drain.
             if self.core.queued.oversized_frame.is_some() {
                 return false;
             }
-            self.core.queued.oversized_frame = Some((frame.len(), Prefix::scan(frame)));
+            self.core.queued.oversized_frame = Some((frame.len(), Prefix::scan(frame), origin));
             return true;
         }
         loop {
             let limit = self.core.held.limit();
             let spare = self.core.rx.spare(&mut self.rx[..limit]);
-            if spare.len() > frame.len() {
+            if spare.len() >= size {
                 break;
             }
             // No room: the messages waiting make it once processed; failing those, the
@@ -218,7 +236,9 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let core = &mut self.core;
         let limit = core.held.limit();
         let spare = core.rx.spare(&mut self.rx[..limit]);
-        spare[..frame.len()].copy_from_slice(frame);
+        let at = mark(spare, origin);
+        let body = &mut spare[at..at + frame.len()];
+        body.copy_from_slice(frame);
         // A message may contain line breaks between tokens; they must not split it. In
         // valid JSON they can only be whitespace, so they become spaces; in invalid JSON
         // they become a byte that keeps it invalid (a raw line break inside a string
@@ -226,14 +246,14 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if frame.iter().any(|&b| b == b'\n' || b == b'\r') {
             let valid =
                 crate::wire::validate(frame, crate::wire::ScanConfig::with_max_depth(core.config.max_depth)).is_ok();
-            for b in &mut spare[..frame.len()] {
+            for b in body.iter_mut() {
                 if *b == b'\n' || *b == b'\r' {
                     *b = if valid { b' ' } else { 0x01 };
                 }
             }
         }
-        spare[frame.len()] = b'\n';
-        core.rx.commit(limit, frame.len() + 1);
+        spare[size - 1] = b'\n';
+        core.rx.commit(limit, size);
         true
     }
 
@@ -265,10 +285,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         // Everything that writes the receive buffer happens here, before any of it is
         // borrowed for the event this may return.
         core.held.settle(rx);
-        if core.transmitted > 0 {
-            core.tx.consume(core.transmitted);
-            core.transmitted = 0;
-        }
+        core.tx.release();
         core.run_timers();
         if !core.tx.is_empty() && core.tx.available() < core.reserve {
             return core.transmit();
@@ -298,6 +315,14 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             return Output::Event(event);
         }
         Output::Idle { next_timeout: core.next_deadline() }
+    }
+
+    /// Only the first `n` bytes of the last [`Output::Transmit`] went out (a UART, a
+    /// non-blocking socket): the next [`poll_output`](Self::poll_output) hands out the
+    /// rest first. Call it before that poll; without it a transmit counts as written
+    /// whole.
+    pub fn sent(&mut self, n: usize) {
+        self.core.tx.sent(n);
     }
 
     /// The earliest deadline: call [`handle_timeout`](Self::handle_timeout) then.
@@ -355,8 +380,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
 
 impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
     fn transmit(&mut self) -> Output<'_> {
-        self.transmitted = self.tx.len();
-        Output::Transmit(self.tx.as_bytes())
+        Output::Transmit(self.tx.transmit())
     }
 
     /// Processes received frames from `lines` (the receive buffer up to the framer's
@@ -364,8 +388,9 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
     /// are copied into `area`.
     fn process_input<'e>(&mut self, lines: &'e [u8], area: &mut Area<'_>) -> Option<Received<'e>> {
         let limit = self.held.limit();
-        if let Some((len, prefix)) = self.queued.oversized_frame.take() {
-            return self.too_long(len, Some(prefix), self.max_message());
+        if let Some((len, prefix, origin)) = self.queued.oversized_frame.take() {
+            let limit = self.max_message() - mark_len(origin);
+            return self.too_long(len, Some(prefix), origin, limit);
         }
         if !self.life.reads_input() {
             return None;
@@ -398,7 +423,7 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
                 Ok(range) => range,
                 Err(LineError::TooLong { len }) => {
                     let prefix = self.rx.take_oversized();
-                    return self.too_long(len, prefix, self.max_message());
+                    return self.too_long(len, prefix, None, self.max_message());
                 }
                 Err(LineError::Unterminated { len }) => return Some(Misbehavior::UnterminatedLine { len }.into()),
             };

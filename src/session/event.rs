@@ -5,6 +5,7 @@ use core::time::Duration;
 
 use super::pending::PendingRequest;
 use super::responder::Responder;
+use super::transmit::Transmit;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::time::Instant;
 use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJson, RequestId, RequestIdRef};
@@ -12,9 +13,11 @@ use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJso
 /// One step of the drain loop; see [`Endpoint::poll_output`](super::Endpoint::poll_output).
 #[derive(Debug)]
 pub enum Output<'e> {
-    /// Bytes to write to the transport: one or more complete frames, in order. They count
-    /// as written at the next call to `poll_output`.
-    Transmit(&'e [u8]),
+    /// Bytes to write to the transport, in order: every frame queued (line mode) or one
+    /// message with its origin (message mode); see [`OutputMode`](super::OutputMode).
+    /// They count as written at the next call to `poll_output`, unless
+    /// [`Endpoint::sent`](super::Endpoint::sent) says only part of them went out.
+    Transmit(Transmit<'e>),
     /// Something happened.
     Event(Event<'e>),
     /// Nothing more to do until the next input. Call

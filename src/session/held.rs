@@ -74,9 +74,10 @@ pub(crate) struct Area<'u> {
     pub base: usize,
 }
 
-/// A held request handed back.
+/// A held request handed back: its line and origin.
 pub(crate) struct HeldRequest<'b> {
     pub line: &'b [u8],
+    pub origin: Option<u32>,
 }
 
 /// The held region's bookkeeping (its bytes are in the receive buffer).
@@ -202,7 +203,7 @@ impl Held {
         let at = self.oldest_at(region)?;
         let entry = Entry::read(&region[at..])?;
         self.delivered = true;
-        Some(HeldRequest { line: region.get(at + HEADER..at + entry.size())? })
+        Some(HeldRequest { line: region.get(at + HEADER..at + entry.size())?, origin: entry.origin })
     }
 
     /// Removes the delivered and the dropped entries from `rx`, packing the rest at the

@@ -8,6 +8,7 @@
 //! expired.
 
 use super::pending::{Fate, PendingRequest, Serials};
+use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::{NumberBuf, RequestId, RequestIdRef};
@@ -25,6 +26,8 @@ pub(crate) struct InEntry {
     /// The deadline passed and the endpoint answered; the slot is freed when the
     /// `Expired` event is delivered.
     pub expired: bool,
+    /// The channel it came in on: everything sent for it goes there.
+    pub origin: Option<Origin>,
 }
 
 impl InEntry {
@@ -34,7 +37,7 @@ impl InEntry {
     }
 
     pub fn pending(&self) -> PendingRequest {
-        PendingRequest::new(self.id.clone(), self.serial)
+        PendingRequest::new(self.id.clone(), self.serial, self.origin)
     }
 }
 
@@ -74,6 +77,11 @@ impl<const M: usize> Inbound<M> {
     /// The slot of the live request with this id.
     pub fn find(&self, id: RequestIdRef<'_>) -> Option<usize> {
         self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.id == id))
+    }
+
+    /// The origin of the request in `slot`.
+    pub fn origin(&self, slot: Option<usize>) -> Option<Origin> {
+        self.slots.get(slot?)?.as_ref()?.origin
     }
 
     /// The slot of the live request with this serial.
@@ -145,10 +153,12 @@ impl Table<'_> {
         method: Option<Method<'static>>,
         token: Option<RequestId>,
         deadline: Option<Instant>,
+        origin: Option<Origin>,
     ) -> Option<(usize, u64)> {
         let slot = self.slots.iter().position(Option::is_none)?;
         let serial = self.book.serials.issue();
-        self.slots[slot] = Some(InEntry { id, serial, method, token, last_progress: None, deadline, expired: false });
+        let entry = InEntry { id, serial, method, token, last_progress: None, deadline, expired: false, origin };
+        self.slots[slot] = Some(entry);
         if let Some(d) = deadline {
             self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
         }

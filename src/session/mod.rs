@@ -13,7 +13,11 @@
 //! | `receive.rs` | what each received frame means and what is done about it |
 //! | `commands.rs` | what the application sends, checked against version and capabilities |
 //! | `outbound.rs`, `inbound.rs` | the fixed tables of requests in flight each way |
+//! | `held.rs` | the peer's requests beyond the slots, held in the receive buffer |
+//! | `pending.rs` | naming a request for later: serials, and what became of ended ones |
 //! | `responder.rs` | answering one of the peer's requests |
+//! | `replies.rs` | owed replies that do not fit: the one rule |
+//! | `transmit.rs` | what goes out and on which channel: `Transmit`, `Origin`, the output modes |
 //! | `timers.rs` | the timer table, request timeouts, the initialize timeout, keepalive |
 //! | `event.rs` | what the endpoint reports |
 //! | `config.rs`, `caller_errors.rs` | how it is set up; the caller's mistakes and limits |
@@ -62,6 +66,7 @@ mod receive;
 mod replies;
 mod responder;
 mod timers;
+mod transmit;
 
 pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
@@ -72,3 +77,4 @@ pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
 pub use event::{CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason};
 pub use pending::PendingRequest;
+pub use transmit::{Origin, OutputMode, Transmit};

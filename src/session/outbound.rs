@@ -7,6 +7,7 @@
 use core::time::Duration;
 
 use super::event::CloseReason;
+use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::NumberBuf;
@@ -37,6 +38,9 @@ pub(crate) struct OutEntry {
     /// A timeout happened but `notifications/cancelled` is not written yet (the transmit
     /// buffer was full); written before the event is delivered.
     cancel_unsent: bool,
+    /// The channel of the peer's request this one relates to: its cancellation goes
+    /// there too.
+    pub origin: Option<Origin>,
 }
 
 impl OutEntry {
@@ -53,6 +57,7 @@ impl OutEntry {
             last_progress: None,
             ended: None,
             cancel_unsent: false,
+            origin: None,
         }
     }
 
@@ -207,12 +212,17 @@ impl<const N: usize> Outbound<N> {
             || (self.ended > 0 && self.slots.iter().flatten().any(|e| e.cancel_unsent))
     }
 
-    /// The id of the request in `slot` if it is due at `now`, or timed out with its
-    /// `notifications/cancelled` still unwritten.
-    pub fn needs_cancel(&self, slot: usize, now: Instant) -> Option<u64> {
+    /// The id and origin of the request in `slot` if it is due at `now`, or timed out
+    /// with its `notifications/cancelled` still unwritten.
+    pub fn needs_cancel(&self, slot: usize, now: Instant) -> Option<(u64, Option<Origin>)> {
         let entry = self.slots.get(slot)?.as_ref()?;
         let due = entry.is_live() && now >= entry.deadline();
-        (due || entry.cancel_unsent).then_some(entry.id)
+        (due || entry.cancel_unsent).then_some((entry.id, entry.origin))
+    }
+
+    /// The origin of the live request `id`.
+    pub fn origin_of(&self, id: u64) -> Option<Origin> {
+        self.slots.iter().flatten().find(|e| e.id == id && e.is_live()).and_then(|e| e.origin)
     }
 
     /// The request in `slot` timed out; `cancel_sent` says whether its

@@ -7,6 +7,7 @@
 //! endpoint delivers also gets a serial, counted up and never reused on the endpoint,
 //! and answers are matched by serial.
 
+use super::transmit::Origin;
 use crate::wire::{RequestId, RequestIdRef};
 
 /// One of the peer's requests, owned: what a worker keeps to answer it later with
@@ -21,11 +22,18 @@ use crate::wire::{RequestId, RequestIdRef};
 pub struct PendingRequest {
     id: RequestId,
     serial: u64,
+    origin: Option<Origin>,
 }
 
 impl PendingRequest {
-    pub(crate) fn new(id: RequestId, serial: u64) -> Self {
-        Self { id, serial }
+    pub(crate) fn new(id: RequestId, serial: u64, origin: Option<Origin>) -> Self {
+        Self { id, serial, origin }
+    }
+
+    /// The channel the request came in on, if the transport said
+    /// ([`Endpoint::handle_frame_from`](super::Endpoint::handle_frame_from)).
+    pub fn origin(&self) -> Option<Origin> {
+        self.origin
     }
 
     /// The request's id on the wire.

@@ -16,6 +16,7 @@ use super::held::Area;
 use super::lifecycle::Phase;
 use super::outbound::Lookup;
 use super::replies::{Owed, push_number, unreadable_id};
+use super::transmit::Origin;
 use crate::framing::Prefix;
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, Role};
 use crate::wire::{
@@ -64,7 +65,11 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         range: Range<usize>,
         area: &mut Area<'_>,
     ) -> (Option<Received<'e>>, bool) {
-        let line = &buf[range];
+        let (origin, line) = match self.framed {
+            true => super::transmit::untag(&buf[range]),
+            false => (None, &buf[range]),
+        };
+        self.origin = origin;
         let batches = self.life.version().is_some_and(ProtocolVersion::allows_batches);
         match Frame::parse(line, &self.parse_options(batches)) {
             Err(e) => (self.invalid_message(e), false),
@@ -72,7 +77,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             Ok(Frame::Batch(batch)) => {
                 let bytes = batch.as_bytes();
                 let start = offset_in(buf, bytes);
-                self.batch = Some(BatchCursor { next: start + 1, end: start + bytes.len() });
+                self.batch = Some(BatchCursor { next: start + 1, end: start + bytes.len(), origin });
                 (None, true)
             }
         }
@@ -87,6 +92,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     ) -> Option<Option<Received<'e>>> {
         let (start, end) = crate::wire::batch_element(buf, cursor.next, cursor.end)?;
         self.batch = Some(BatchCursor { next: end, ..cursor });
+        self.origin = cursor.origin;
         let element = &buf[start..end];
         let options = self.parse_options(false);
         let options = ParseOptions { max_depth: options.max_depth.saturating_sub(1), ..options };
@@ -104,7 +110,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// Settles an automatic reply to `id`: `true` if it was written (or replaced);
     /// otherwise the frame waits for room (`self.stall`).
     fn reply(&mut self, id: ErrorId<'_>, written: Result<Range<usize>, EncodeError>) -> bool {
-        match self.owe(id, written) {
+        match self.owe(id, self.origin, written) {
             Owed::Sent => true,
             Owed::Later(needed) => {
                 self.stall = Some(needed);
@@ -117,7 +123,14 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// showed). A request whose id was seen is answered -32600 naming the limit; a
     /// response to a request of ours ends that request; otherwise the event says what
     /// was skipped.
-    pub fn too_long(&mut self, len: usize, prefix: Option<Prefix>, limit: usize) -> Option<Received<'static>> {
+    pub fn too_long(
+        &mut self,
+        len: usize,
+        prefix: Option<Prefix>,
+        origin: Option<Origin>,
+        limit: usize,
+    ) -> Option<Received<'static>> {
+        self.origin = origin;
         let prefix = prefix.unwrap_or(Prefix::scan(b""));
         let token = prefix.id().filter(|t| {
             RawJson::parse(t)
@@ -132,9 +145,9 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             let _ = message.push_str(" bytes exceeds the ");
             push_number(&mut message, limit);
             let _ = message.push_str("-byte limit");
-            let written = self.tx.error(ErrorId::Id(id), ErrorCode::INVALID_REQUEST, &message);
+            let written = self.tx.to(self.origin).error(ErrorId::Id(id), ErrorCode::INVALID_REQUEST, &message);
             // Fits: the reply reserve is free whenever input is processed.
-            let replied = self.owe(ErrorId::Id(id), written) == Owed::Sent;
+            let replied = self.owe(ErrorId::Id(id), self.origin, written) == Owed::Sent;
             return Some(Misbehavior::LineTooLong { len, replied }.into());
         }
         if prefix.answer && !prefix.method {
@@ -172,7 +185,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error: " } else { "Invalid Request: " };
             let _ = message.push_str(prefix);
             let _ = message.push_str(e.rule.describe());
-            let written = self.tx.error(id, e.code(), &message);
+            let written = self.tx.to(self.origin).error(id, e.code(), &message);
             if !self.reply(id, written) {
                 return None;
             }
@@ -200,7 +213,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// Answers request `r` with the error for `reason` and reports it.
     fn refuse<'e>(&mut self, r: &Request<'e>, reason: RefuseReason) -> Option<Received<'e>> {
         let (code, message) = reason.reply();
-        let written = self.tx.error(ErrorId::Id(r.id), code, message);
+        let written = self.tx.to(self.origin).error(ErrorId::Id(r.id), code, message);
         if !self.reply(ErrorId::Id(r.id), written) {
             return None;
         }
@@ -217,7 +230,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let method = Method::parse(r.method);
         if method == Method::Ping {
             // Answered in every state, before and after the handshake.
-            let written = self.tx.result(r.id, &RawJson::EMPTY_OBJECT);
+            let written = self.tx.to(self.origin).result(r.id, &RawJson::EMPTY_OBJECT);
             self.reply(ErrorId::Id(r.id), written);
             return None;
         }
@@ -255,7 +268,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         }
         // Held requests go first: a later one never overtakes them.
         if self.held.count() > 0 || !self.inb.has_free_slot() {
-            let held = self.config.overflow == Overflow::Hold && self.held.hold(area, raw, r.id.as_token(), None);
+            let held = self.config.overflow == Overflow::Hold
+                && self.held.hold(area, raw, r.id.as_token(), self.origin.map(|o| o.0));
             return if held { None } else { self.refuse(&r, RefuseReason::TooManyRequests) };
         }
         self.admit(r, method)
@@ -271,7 +285,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             .and_then(|t| RequestIdRef::from_validated(t.as_bytes()).to_owned().ok());
         let Ok(id) = r.id.to_owned() else { return self.refuse(&r, RefuseReason::IdTooLong) };
         let deadline = self.config.answer_within.map(|d| self.now + d);
-        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline) else {
+        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline, self.origin) else {
             return self.refuse(&r, RefuseReason::TooManyRequests);
         };
         Some(Received::Request { slot, serial, id: r.id, method, params: r.params })
@@ -281,6 +295,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// now that a slot is free.
     pub fn deliver_held<'e>(&mut self, region: &'e [u8]) -> Option<Received<'e>> {
         let held = self.held.deliver(region)?;
+        self.origin = held.origin.map(Origin);
         let options = self.parse_options(false);
         match Message::parse_with(held.line, &options) {
             Ok(Message::Request(r)) => {
@@ -305,7 +320,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let version = ProtocolVersion::from_json(requested).filter(|v| supported.contains(*v)).unwrap_or(newest);
         let peer = r.params.unwrap_or(RawJson::EMPTY_OBJECT);
         let peer_caps = peer.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
-        let written = self.tx.result(r.id, &self.initialize_result(version));
+        let result = self.initialize_result(version);
+        let written = self.tx.to(self.origin).result(r.id, &result);
         if !self.reply(ErrorId::Id(r.id), written) {
             return None;
         }
@@ -487,7 +503,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
             }
         };
         let peer_caps = result.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_server_json);
-        let written = self.tx.notification("notifications/initialized", crate::wire::NO_PARAMS);
+        let written = self.tx.to(self.origin).notification("notifications/initialized", crate::wire::NO_PARAMS);
         if !self.reply(ErrorId::Null, written) {
             return None;
         }

@@ -20,6 +20,7 @@
 use core::ops::Range;
 
 use super::core::Core;
+use super::transmit::Origin;
 use crate::mcp::ProtocolVersion;
 use crate::wire::{EncodeError, ErrorCode, ErrorId, FrameView, MAX_ID_LEN};
 
@@ -87,12 +88,12 @@ pub(crate) fn write_replacement(
 impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
     /// Settles a reply the endpoint owes to `id`, given what writing it gave: see the
     /// module docs.
-    pub fn owe(&mut self, id: ErrorId<'_>, written: Result<Range<usize>, EncodeError>) -> Owed {
+    pub fn owe(&mut self, id: ErrorId<'_>, origin: Option<Origin>, written: Result<Range<usize>, EncodeError>) -> Owed {
         match written {
             Err(EncodeError::BufferTooSmall { needed, .. }) if needed <= self.tx.capacity() => Owed::Later(needed),
             Err(EncodeError::BufferTooSmall { needed, .. }) => {
                 // Fits: the reserve is free whenever the endpoint writes on its own.
-                let _ = write_replacement(&mut self.tx.view(), id, needed, self.life.version());
+                let _ = write_replacement(&mut self.tx.to(origin), id, needed, self.life.version());
                 Owed::Sent
             }
             // The endpoint's own replies always encode.

@@ -32,7 +32,8 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         // still are.
         let closed = !self.life.reads_input() && !self.rx.is_closed();
         let version = self.life.version();
-        Responder { tx: self.tx.view(), table: self.inb.table(), slot, serial, closed, version }
+        let origin = self.inb.origin(slot);
+        Responder { tx: self.tx.to(origin), table: self.inb.table(), slot, serial, origin, closed, version }
     }
 }
 
@@ -42,6 +43,7 @@ pub(crate) struct Responder<'e> {
     table: Table<'e>,
     slot: Option<usize>,
     serial: u64,
+    origin: Option<super::transmit::Origin>,
     /// Whether the session was shut down (then nothing more is sent).
     closed: bool,
     version: Option<ProtocolVersion>,
@@ -171,7 +173,7 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// worker, say), and to recognise it in a [`Cancelled`](super::Event::Cancelled) or
     /// [`Expired`](super::Event::Expired) event.
     pub fn pending(&self) -> PendingRequest {
-        PendingRequest::new(self.id_owned(), self.responder.serial())
+        PendingRequest::new(self.id_owned(), self.responder.serial(), self.responder.origin)
     }
 
     /// Answers with `result` (which must serialize to a JSON object). See

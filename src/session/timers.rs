@@ -7,6 +7,7 @@
 use super::core::Core;
 use super::lifecycle::Phase;
 use super::replies::Owed;
+use super::transmit::Origin;
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ErrorId, NO_PARAMS, RequestId};
 
@@ -92,20 +93,21 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let now = self.now;
         if self.out.any_due(now) {
             for slot in 0..OUT {
-                let Some(id) = self.out.needs_cancel(slot, now) else { continue };
+                let Some((id, origin)) = self.out.needs_cancel(slot, now) else { continue };
                 // `notifications/cancelled`, as the specification asks of a requester that
                 // stops waiting. If it does not fit now, it is retried at the next poll and
                 // the TimedOut event waits for it, so the order on the wire stays right.
-                let sent = self.send_cancelled(id, "Request timed out");
+                let sent = self.send_cancelled(id, origin, "Request timed out");
                 self.out.timed_out(slot, sent);
             }
         }
         // The peer's requests the application did not answer in time are answered
         // here; one that does not fit yet is tried again at the next poll.
         while let Some((slot, entry)) = self.inb.overdue(now) {
-            let id = entry.id.clone();
-            let written = self.tx.error(ErrorId::Id(id.as_ref()), ErrorCode::INTERNAL_ERROR, EXPIRED_MESSAGE);
-            match self.owe(ErrorId::Id(id.as_ref()), written) {
+            let (id, origin) = (entry.id.clone(), entry.origin);
+            let written =
+                self.tx.to(origin).error(ErrorId::Id(id.as_ref()), ErrorCode::INTERNAL_ERROR, EXPIRED_MESSAGE);
+            match self.owe(ErrorId::Id(id.as_ref()), origin, written) {
                 Owed::Sent => self.inb.table().expire(slot),
                 Owed::Later(_) => break,
             }
@@ -119,7 +121,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         if self.timers.due(Timer::KeepaliveIdle, now) {
             let id = self.out.peek_id();
             // If it does not fit, the timer stays due and the next poll tries again.
-            if self.tx.request(RequestId::from_u64(id).as_ref(), "ping", NO_PARAMS).is_ok() {
+            if self.tx.to(None).request(RequestId::from_u64(id).as_ref(), "ping", NO_PARAMS).is_ok() {
                 self.out.allocate_id();
                 self.timers.ping = Some(Ping { id, sent: now, reported: false });
             }
@@ -150,15 +152,16 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         self.timers.set(Timer::KeepaliveAnswer, answer);
     }
 
-    /// Writes `notifications/cancelled` for our request `id`; `false` if it did not fit.
-    pub fn send_cancelled(&mut self, id: u64, reason: &str) -> bool {
+    /// Writes `notifications/cancelled` for our request `id` (sent for `origin`);
+    /// `false` if it did not fit.
+    pub fn send_cancelled(&mut self, id: u64, origin: Option<Origin>, reason: &str) -> bool {
         #[derive(serde::Serialize)]
         struct Params<'r> {
             #[serde(rename = "requestId")]
             request_id: u64,
             reason: &'r str,
         }
-        self.tx.notification("notifications/cancelled", Some(&Params { request_id: id, reason })).is_ok()
+        self.tx.to(origin).notification("notifications/cancelled", Some(&Params { request_id: id, reason })).is_ok()
     }
 
     /// The earliest instant at which `run_timers` has something to do.

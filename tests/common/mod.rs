@@ -200,8 +200,8 @@ impl<const IN: usize> Side<IN> {
             match self.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
-                    self.sent.extend_from_slice(bytes);
-                    self.pipe.extend_from_slice(bytes);
+                    self.sent.extend_from_slice(&bytes);
+                    self.pipe.extend_from_slice(&bytes);
                 }
                 Output::Event(ev) => Self::record(&mut self.events, &mut self.pending, &ev),
                 Output::Idle { .. } => return any,

@@ -185,7 +185,7 @@ fn drain<W: Write, A: App<OUT, IN>, const OUT: usize, const IN: usize>(
         match output {
             Output::Transmit(bytes) => {
                 if *writable {
-                    match writer.write_all(bytes) {
+                    match writer.write_all(&bytes) {
                         Ok(()) => wrote = true,
                         Err(e) if is_gone(&e) => broken = true,
                         Err(e) => return Err(e),
