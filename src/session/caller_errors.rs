@@ -155,6 +155,9 @@ pub enum ConfigError {
     NotAnObject,
     /// No supported protocol version uses the `initialize` handshake.
     NoHandshakeVersion,
+    /// `info`, `capabilities` or `instructions` could not be encoded (a typed value
+    /// whose `Serialize` failed, say).
+    Encode(EncodeError),
 }
 
 impl fmt::Display for ConfigError {
@@ -164,6 +167,7 @@ impl fmt::Display for ConfigError {
             Self::RxTooSmall { needed } => write!(f, "receive buffer too small: need at least {needed} bytes"),
             Self::NotAnObject => f.write_str("info and capabilities must be JSON objects"),
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
+            Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),
         }
     }
 }

@@ -102,7 +102,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             let needed = match core.tx.to(None).result(id, &result) {
                 Ok(range) => range.len(),
                 Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => needed,
-                Err(_) => return Err(ConfigError::NotAnObject),
+                Err(e) => return Err(ConfigError::Encode(e)),
             };
             core.tx.clear();
             core.reserve = core.reserve.max(needed + AUTO_REPLY_RESERVE);
@@ -113,6 +113,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if config.role == Role::Client {
             core.send_initialize(newest).map_err(|e| match e {
                 SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.reserve) },
+                SendError::Encode(e) => ConfigError::Encode(e),
                 _ => ConfigError::NotAnObject,
             })?;
         }
