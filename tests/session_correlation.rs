@@ -312,5 +312,5 @@ fn the_request_handle_and_the_endpoint_answer_the_same_way() {
     let answered = answered.expect("the request was delivered");
     assert_eq!(server.sent_lines().last().unwrap(), r#"{"jsonrpc":"2.0","id":"h","result":{"tools":[]}}"#);
     assert_eq!(server.ep.respond(&answered, &RawJson::EMPTY_OBJECT), Err(SendError::AlreadyAnswered));
-    let _ = Config::new;
+    let _: fn(mcp_sansio::Role, mcp_sansio::wire::RawJson<'static>) -> Config<'static> = Config::new;
 }

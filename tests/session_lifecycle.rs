@@ -197,7 +197,7 @@ fn initialize_times_out() {
     p.advance(std::time::Duration::from_secs(30));
     assert_eq!(p.client.take(), vec![Ev::Closed { reason: "InitializeTimedOut".into() }]);
     let _ = Role::Client;
-    let _ = Config::new;
+    let _: fn(mcp_sansio::Role, mcp_sansio::wire::RawJson<'static>) -> Config<'static> = Config::new;
 }
 
 // ---- the handshake, byte for byte, for every handshake version --------------------

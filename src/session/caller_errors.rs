@@ -151,7 +151,8 @@ pub enum ConfigError {
         /// The minimum size.
         needed: usize,
     },
-    /// `info` or `capabilities` is not a JSON object.
+    /// `info` or `capabilities` is not a JSON object, or the typed capabilities are the
+    /// other role's (`ServerCapabilities` for a client, say).
     NotAnObject,
     /// No supported protocol version uses the `initialize` handshake.
     NoHandshakeVersion,
@@ -165,7 +166,9 @@ impl fmt::Display for ConfigError {
         match self {
             Self::TxTooSmall { needed } => write!(f, "transmit buffer too small: need at least {needed} bytes"),
             Self::RxTooSmall { needed } => write!(f, "receive buffer too small: need at least {needed} bytes"),
-            Self::NotAnObject => f.write_str("info and capabilities must be JSON objects"),
+            Self::NotAnObject => {
+                f.write_str("info and capabilities must be JSON objects, and capabilities this role's")
+            }
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
             Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),
         }

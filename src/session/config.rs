@@ -4,8 +4,12 @@ use core::time::Duration;
 
 use super::pending::PendingRequest;
 use super::transmit::{Origin, OutputMode};
-use crate::mcp::{CapabilitySet, ProtocolVersion, Role, VersionSet};
-use crate::wire::{DEFAULT_MAX_DEPTH, RawJson};
+use serde::Serialize;
+
+use crate::mcp::{
+    CapabilitySet, ClientCapabilities, Implementation, ProtocolVersion, Role, ServerCapabilities, VersionSet,
+};
+use crate::wire::{DEFAULT_MAX_DEPTH, JsonKind, RawJson};
 
 /// The idle timeout for a request when the caller does not choose one: 60 seconds, as in
 /// the TypeScript SDK (rmcp and the Python SDK have no default at all).
@@ -29,6 +33,108 @@ pub struct Keepalive {
     pub timeout: Duration,
 }
 
+/// This side's `capabilities` in the `initialize` exchange: typed (a typo does not
+/// compile, and the endpoint reads its own flags straight from the value) or a JSON
+/// object, sent verbatim.
+#[derive(Clone, Copy, Debug)]
+pub enum Capabilities<'a> {
+    /// A JSON object.
+    Json(RawJson<'a>),
+    /// A server's, typed: `ServerCapabilities::new().tools(ListChanged::YES).logging()`.
+    Server(ServerCapabilities<'a>),
+    /// A client's, typed: `ClientCapabilities::new().roots(ListChanged::YES).sampling()`.
+    Client(ClientCapabilities<'a>),
+}
+
+impl<'a> From<RawJson<'a>> for Capabilities<'a> {
+    fn from(json: RawJson<'a>) -> Self {
+        Capabilities::Json(json)
+    }
+}
+
+impl<'a> From<ServerCapabilities<'a>> for Capabilities<'a> {
+    fn from(caps: ServerCapabilities<'a>) -> Self {
+        Capabilities::Server(caps)
+    }
+}
+
+impl<'a> From<ClientCapabilities<'a>> for Capabilities<'a> {
+    fn from(caps: ClientCapabilities<'a>) -> Self {
+        Capabilities::Client(caps)
+    }
+}
+
+impl Serialize for Capabilities<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Capabilities::Json(json) => json.serialize(s),
+            Capabilities::Server(caps) => caps.serialize(s),
+            Capabilities::Client(caps) => caps.serialize(s),
+        }
+    }
+}
+
+impl Capabilities<'_> {
+    /// The flags the session gates methods with, as a side of `role` declares them.
+    pub fn flags(&self, role: Role) -> CapabilitySet {
+        match (self, role) {
+            (Capabilities::Json(json), Role::Server) => CapabilitySet::from_server_json(*json),
+            (Capabilities::Json(json), Role::Client) => CapabilitySet::from_client_json(*json),
+            (Capabilities::Server(caps), _) => caps.flags(),
+            (Capabilities::Client(caps), _) => caps.flags(),
+        }
+    }
+
+    /// Whether a side of `role` can declare these: typed ones of its own kind, or a JSON
+    /// object.
+    pub(crate) fn fits(&self, role: Role) -> bool {
+        match self {
+            Capabilities::Json(json) => json.kind() == JsonKind::Object,
+            Capabilities::Server(_) => role == Role::Server,
+            Capabilities::Client(_) => role == Role::Client,
+        }
+    }
+}
+
+/// This side's `clientInfo` / `serverInfo`: a typed [`Implementation`] or a JSON object.
+#[derive(Clone, Copy, Debug)]
+pub enum Info<'a> {
+    /// A JSON object with at least `name` and `version`.
+    Json(RawJson<'a>),
+    /// Typed: `Implementation::new("weather", "1.0.0")`.
+    Typed(Implementation<'a>),
+}
+
+impl<'a> From<RawJson<'a>> for Info<'a> {
+    fn from(json: RawJson<'a>) -> Self {
+        Info::Json(json)
+    }
+}
+
+impl<'a> From<Implementation<'a>> for Info<'a> {
+    fn from(info: Implementation<'a>) -> Self {
+        Info::Typed(info)
+    }
+}
+
+impl Serialize for Info<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Info::Json(json) => json.serialize(s),
+            Info::Typed(info) => info.serialize(s),
+        }
+    }
+}
+
+impl Info<'_> {
+    fn is_object(&self) -> bool {
+        match self {
+            Info::Json(json) => json.kind() == JsonKind::Object,
+            Info::Typed(_) => true,
+        }
+    }
+}
+
 /// What happens to a request of the peer's that arrives while every inbound slot is
 /// taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,19 +151,28 @@ pub enum Overflow {
 
 /// The configuration of an [`Endpoint`](super::Endpoint).
 ///
-/// `info` and `capabilities` are JSON objects sent verbatim in the `initialize` exchange
-/// (`clientInfo`/`serverInfo` and `capabilities`); the endpoint reads its own capability
-/// flags from `capabilities` to decide what it may send and what it will accept.
+/// `info` and `capabilities` are what this side says in the `initialize` exchange
+/// (`clientInfo`/`serverInfo` and `capabilities`), typed or as JSON objects; the
+/// endpoint reads its own capability flags from `capabilities` to decide what it may
+/// send and what it will accept.
+///
+/// ```
+/// use mcp_sansio::mcp::{Implementation, ListChanged, Role, ServerCapabilities};
+/// use mcp_sansio::session::Config;
+/// let config = Config::new(Role::Server, Implementation::new("weather", "1.0.0"))
+///     .capabilities(ServerCapabilities::new().tools(ListChanged::YES).logging());
+/// assert!(config.own_flags().contains(mcp_sansio::mcp::Capability::Logging));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Config<'a> {
     /// Client or server.
     pub role: Role,
     /// The protocol versions this side supports (by default every handshake version).
     pub versions: VersionSet,
-    /// The `Implementation` object: at least `{"name": …, "version": …}`.
-    pub info: RawJson<'a>,
-    /// This side's capabilities object.
-    pub capabilities: RawJson<'a>,
+    /// Who this side is (`clientInfo` / `serverInfo`).
+    pub info: Info<'a>,
+    /// What this side supports.
+    pub capabilities: Capabilities<'a>,
     /// Server only: the `instructions` string of the `initialize` result.
     pub instructions: Option<&'a str>,
     /// Idle timeout of requests sent without an explicit one.
@@ -84,12 +199,12 @@ pub struct Config<'a> {
 impl<'a> Config<'a> {
     /// A configuration with the defaults: every handshake version, empty capabilities,
     /// the default timeouts, no keepalive.
-    pub fn new(role: Role, info: RawJson<'a>) -> Self {
+    pub fn new(role: Role, info: impl Into<Info<'a>>) -> Self {
         Self {
             role,
             versions: VersionSet::HANDSHAKE,
-            info,
-            capabilities: RawJson::EMPTY_OBJECT,
+            info: info.into(),
+            capabilities: Capabilities::Json(RawJson::EMPTY_OBJECT),
             instructions: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_request_time: DEFAULT_MAX_REQUEST_TIME,
@@ -102,9 +217,10 @@ impl<'a> Config<'a> {
         }
     }
 
-    /// Sets the capabilities object.
-    pub fn capabilities(mut self, capabilities: RawJson<'a>) -> Self {
-        self.capabilities = capabilities;
+    /// Sets this side's capabilities: typed ([`ServerCapabilities`],
+    /// [`ClientCapabilities`]) or a JSON object.
+    pub fn capabilities(mut self, capabilities: impl Into<Capabilities<'a>>) -> Self {
+        self.capabilities = capabilities.into();
         self
     }
 
@@ -152,11 +268,13 @@ impl<'a> Config<'a> {
     }
 
     /// This side's capability flags, as the peer will see them.
-    pub(crate) fn own_capabilities(&self) -> CapabilitySet {
-        match self.role {
-            Role::Client => CapabilitySet::from_client_json(self.capabilities),
-            Role::Server => CapabilitySet::from_server_json(self.capabilities),
-        }
+    pub fn own_flags(&self) -> CapabilitySet {
+        self.capabilities.flags(self.role)
+    }
+
+    /// Whether `info` and `capabilities` can be sent by a side of this role.
+    pub(crate) fn check_identity(&self) -> bool {
+        self.info.is_object() && self.capabilities.fits(self.role)
     }
 
     /// The handshake versions this side supports.

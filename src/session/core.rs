@@ -9,7 +9,7 @@ use core::time::Duration;
 use serde::Serialize;
 
 use super::caller_errors::SendError;
-use super::config::Config;
+use super::config::{Capabilities, Config, Info};
 use super::event::{CloseReason, Event, RefuseReason};
 use super::held::Held;
 use super::inbound::Inbound;
@@ -21,16 +21,16 @@ use super::transmit::{Origin, Outbox};
 use crate::framing::{LineState, Prefix};
 use crate::mcp::ProtocolVersion;
 use crate::time::Instant;
-use crate::wire::{ErrorId, RawJson, RequestId};
+use crate::wire::{ErrorId, RequestId};
 
 /// A server's `initialize` result.
 #[derive(Serialize)]
 pub(crate) struct InitializeResult<'r> {
     #[serde(rename = "protocolVersion")]
     version: ProtocolVersion,
-    capabilities: RawJson<'r>,
+    capabilities: Capabilities<'r>,
     #[serde(rename = "serverInfo")]
-    info: RawJson<'r>,
+    info: Info<'r>,
     #[serde(skip_serializing_if = "Option::is_none")]
     instructions: Option<&'r str>,
 }
@@ -108,9 +108,9 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
         struct InitializeParams<'r> {
             #[serde(rename = "protocolVersion")]
             version: ProtocolVersion,
-            capabilities: RawJson<'r>,
+            capabilities: Capabilities<'r>,
             #[serde(rename = "clientInfo")]
-            info: RawJson<'r>,
+            info: Info<'r>,
         }
         let params = InitializeParams { version, capabilities: self.config.capabilities, info: self.config.info };
         let id = self.out.peek_id();

@@ -14,7 +14,7 @@ use super::transmit::{Origin, Outbox, mark, mark_len};
 use crate::framing::{LineError, LineState, Prefix};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
-use crate::wire::{JsonKind, MAX_ID_LEN};
+use crate::wire::MAX_ID_LEN;
 
 /// Transmit-buffer room kept free for the replies the endpoint writes on its own (pongs,
 /// error replies, cancellations): input is only processed while this much is free.
@@ -70,7 +70,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// Creates an endpoint. A client queues its `initialize` request at once (drain
     /// `poll_output` to send it); a server waits for one.
     pub fn new(config: Config<'a>, rx: &'a mut [u8], tx: &'a mut [u8], now: Instant) -> Result<Self, ConfigError> {
-        if config.info.kind() != JsonKind::Object || config.capabilities.kind() != JsonKind::Object {
+        if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
         let Some(newest) = config.newest() else { return Err(ConfigError::NoHandshakeVersion) };
@@ -81,7 +81,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             config,
             rx: LineState::new(),
             tx: Outbox::new(tx, config.output),
-            life: Lifecycle::new(config.role, config.own_capabilities()),
+            life: Lifecycle::new(config.role, config.own_flags()),
             out: Outbound::new(),
             inb: Inbound::new(),
             held: Held::new(rx.len()),
