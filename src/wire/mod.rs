@@ -20,6 +20,7 @@ mod de;
 mod encode;
 mod envelope;
 mod id;
+mod literal;
 mod navigate;
 mod number;
 mod raw;
