@@ -137,3 +137,30 @@ fn an_automatic_reply_that_fits_only_later_waits_for_the_room() {
     assert_eq!(lines[1], format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{}}}}"#));
     assert_eq!(lines[2], r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
 }
+
+#[test]
+fn the_transmit_floor_is_tunable_for_small_parts() {
+    use mcp_sansio::session::{ConfigError, OutputMode};
+    // The reserve must hold the longest reply the endpoint writes on its own.
+    let err = |config, tx| Ep::new(config, leak(256), leak(tx), Instant::ZERO).err();
+    assert_eq!(err(server_config().reply_reserve(100), 4096), Some(ConfigError::ReserveTooSmall { needed: 229 }));
+    let messages = server_config().reply_reserve(100).output(OutputMode::Messages);
+    assert_eq!(err(messages, 4096), Some(ConfigError::ReserveTooSmall { needed: 237 }));
+    // With the default reserve a server needs 512 bytes; tuned down, what its
+    // initialize result needs.
+    assert_eq!(err(server_config(), 511), Some(ConfigError::TxTooSmall { needed: 512 }));
+    assert_eq!(err(server_config().reply_reserve(229), 303), Some(ConfigError::TxTooSmall { needed: 304 }));
+    // Such a server works: handshake, a ping with the longest id it stores, a refusal.
+    let mut server = Side::lone_with(server_config().reply_reserve(229), 256, 304);
+    server.feed(Instant::ZERO, &handshake_lines());
+    let id = "i".repeat(62);
+    server.feed(Instant::ZERO, format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"ping\"}}\n").as_bytes());
+    server.feed(
+        Instant::ZERO,
+        format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"sampling/createMessage\"}}\n").as_bytes(),
+    );
+    let lines = server.new_lines();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[1], format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{}}}}"#));
+    assert!(lines[2].contains("-32601"));
+}

@@ -146,6 +146,12 @@ pub enum ConfigError {
         /// The minimum size.
         needed: usize,
     },
+    /// The reply reserve is smaller than the longest reply the endpoint writes on its
+    /// own.
+    ReserveTooSmall {
+        /// The minimum.
+        needed: usize,
+    },
     /// The receive buffer is too small to hold a useful message.
     RxTooSmall {
         /// The minimum size.
@@ -166,6 +172,7 @@ impl fmt::Display for ConfigError {
         match self {
             Self::TxTooSmall { needed } => write!(f, "transmit buffer too small: need at least {needed} bytes"),
             Self::RxTooSmall { needed } => write!(f, "receive buffer too small: need at least {needed} bytes"),
+            Self::ReserveTooSmall { needed } => write!(f, "reply reserve too small: need at least {needed} bytes"),
             Self::NotAnObject => {
                 f.write_str("info and capabilities must be JSON objects, and capabilities this role's")
             }

@@ -19,6 +19,11 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// notifications can keep a request alive past the idle timeout, but not past this.
 pub const DEFAULT_MAX_REQUEST_TIME: Duration = Duration::from_secs(600);
 
+/// The transmit-buffer room kept free for the replies the endpoint writes on its own,
+/// by default: input is processed only while this much is free. See
+/// [`Config::reply_reserve`].
+pub const DEFAULT_REPLY_RESERVE: usize = 512;
+
 /// How long a client waits for the answer to `initialize` by default.
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -194,6 +199,12 @@ pub struct Config<'a> {
     /// How sent frames are handed out: all at once, newline-terminated (the default), or
     /// one message at a time with its origin.
     pub output: OutputMode,
+    /// Transmit-buffer room kept free for the replies the endpoint writes on its own
+    /// (pongs, refusals, errors): input is processed only while this much is free, and
+    /// every such reply fits it. At least the longest of those replies (about 200 bytes,
+    /// 9 more in message mode; [`Endpoint::new`](super::Endpoint::new) says exactly if it
+    /// is too small); more lets more frames be processed between two drains.
+    pub reply_reserve: usize,
 }
 
 impl<'a> Config<'a> {
@@ -214,6 +225,7 @@ impl<'a> Config<'a> {
             overflow: Overflow::Hold,
             answer_within: None,
             output: OutputMode::Lines,
+            reply_reserve: DEFAULT_REPLY_RESERVE,
         }
     }
 
@@ -252,6 +264,13 @@ impl<'a> Config<'a> {
     /// Sets how sent frames are handed out (see [`OutputMode`]).
     pub fn output(mut self, output: OutputMode) -> Self {
         self.output = output;
+        self
+    }
+
+    /// Sets the reply reserve: smaller for a small part's transmit buffer (see
+    /// [`reply_reserve`](Self::reply_reserve)).
+    pub fn reply_reserve(mut self, bytes: usize) -> Self {
+        self.reply_reserve = bytes;
         self
     }
 

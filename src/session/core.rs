@@ -80,6 +80,8 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
     /// Transmit-buffer room kept free for the replies the endpoint writes on its own:
     /// input is only processed while this much is free.
     pub reserve: usize,
+    /// The same while a server's initialize result is still to be written.
+    pub first_reserve: usize,
 }
 
 impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {

@@ -7,18 +7,16 @@ use super::event::{Event, IncomingRequest, Misbehavior, Output};
 use super::held::{Area, Held};
 use super::inbound::Inbound;
 use super::lifecycle::Lifecycle;
+use super::lifecycle::Phase;
 use super::outbound::Outbound;
 use super::receive::Received;
+use super::replies::AUTO_MESSAGE_MAX;
 use super::timers::Timers;
 use super::transmit::{Origin, Outbox, mark, mark_len};
 use crate::framing::{LineError, LineState, Prefix};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
-use crate::wire::MAX_ID_LEN;
-
-/// Transmit-buffer room kept free for the replies the endpoint writes on its own (pongs,
-/// error replies, cancellations): input is only processed while this much is free.
-pub(crate) const AUTO_REPLY_RESERVE: usize = 512;
+use crate::wire::{EncodeError, ErrorCode, ErrorId, MAX_ID_LEN};
 
 /// The smallest receive buffer accepted.
 pub const MIN_RX_BUFFER: usize = 256;
@@ -92,27 +90,32 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             stall: None,
             origin: None,
             framed: false,
-            reserve: AUTO_REPLY_RESERVE,
+            reserve: config.reply_reserve,
+            first_reserve: config.reply_reserve,
         };
-        // The initialize result (server) must always fit beside the usual reserve.
-        if config.role == Role::Server {
-            let longest_id = [b'1'; MAX_ID_LEN];
-            let id = crate::wire::RequestIdRef::from_validated(&longest_id);
-            let result = core.initialize_result(newest);
-            let needed = match core.tx.to(None).result(id, &result) {
-                Ok(range) => range.len(),
-                Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => needed,
-                Err(e) => return Err(ConfigError::Encode(e)),
-            };
-            core.tx.clear();
-            core.reserve = core.reserve.max(needed + AUTO_REPLY_RESERVE);
+        // The reserve holds the longest reply the endpoint writes on its own: an error
+        // for the longest id it answers with the longest message it uses (and a few
+        // escaped quotes in it).
+        let longest_id = [b'1'; MAX_ID_LEN];
+        let id = crate::wire::RequestIdRef::from_validated(&longest_id);
+        let message = [b'x'; AUTO_MESSAGE_MAX];
+        let message = core::str::from_utf8(&message).unwrap_or_default();
+        let floor = core.measure(|tx| tx.error(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, message))? + 8;
+        if config.reply_reserve < floor {
+            return Err(ConfigError::ReserveTooSmall { needed: floor });
         }
-        if core.tx.capacity() < core.reserve {
-            return Err(ConfigError::TxTooSmall { needed: core.reserve });
+        // A server's initialize result must fit too, until it is sent.
+        if config.role == Role::Server {
+            let result = core.initialize_result(newest);
+            let needed = core.measure(|tx| tx.result(id, &result))?;
+            core.first_reserve = core.reserve.max(needed);
+        }
+        if core.tx.capacity() < core.first_reserve {
+            return Err(ConfigError::TxTooSmall { needed: core.first_reserve });
         }
         if config.role == Role::Client {
             core.send_initialize(newest).map_err(|e| match e {
-                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.reserve) },
+                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
                 SendError::Encode(e) => ConfigError::Encode(e),
                 _ => ConfigError::NotAnObject,
             })?;
@@ -288,7 +291,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         core.held.settle(rx);
         core.tx.release();
         core.run_timers();
-        if !core.tx.is_empty() && core.tx.available() < core.reserve {
+        if !core.tx.is_empty() && core.tx.available() < core.reserve() {
             return core.transmit();
         }
         if let Some(event) = core.queued_event() {
@@ -380,6 +383,30 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
 }
 
 impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
+    /// The size of what `write` writes into the empty transmit buffer (what it needs if
+    /// it does not fit), which is left empty.
+    fn measure(
+        &mut self,
+        write: impl FnOnce(&mut crate::wire::FrameView<'_>) -> Result<core::ops::Range<usize>, EncodeError>,
+    ) -> Result<usize, ConfigError> {
+        let size = match write(&mut self.tx.to(None)) {
+            Ok(range) => range.len(),
+            Err(EncodeError::BufferTooSmall { needed, .. }) => needed,
+            Err(e) => return Err(ConfigError::Encode(e)),
+        };
+        self.tx.clear();
+        Ok(size)
+    }
+
+    /// Transmit-buffer room input processing keeps free for the replies the endpoint
+    /// writes on its own (a server's initialize result included, until it is sent).
+    fn reserve(&self) -> usize {
+        match self.life.phase() {
+            Phase::AwaitingInitialize => self.first_reserve,
+            _ => self.reserve,
+        }
+    }
+
     fn transmit(&mut self) -> Output<'_> {
         Output::Transmit(self.tx.transmit())
     }
@@ -405,7 +432,7 @@ impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
                 self.stall = None;
             }
             // Automatic replies need room; let the transmit buffer drain first.
-            if self.tx.available() < self.reserve && !self.tx.is_empty() {
+            if self.tx.available() < self.reserve() && !self.tx.is_empty() {
                 return None;
             }
             if let Some(cursor) = self.batch {

@@ -70,8 +70,8 @@ mod transmit;
 
 pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
-    Capabilities, Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REQUEST_TIMEOUT, Info,
-    Keepalive, Overflow, RequestOptions,
+    Capabilities, Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REPLY_RESERVE,
+    DEFAULT_REQUEST_TIMEOUT, Info, Keepalive, Overflow, RequestOptions,
 };
 pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};

@@ -15,7 +15,7 @@ use super::event::{CloseReason, Event, IncomingNotification, Misbehavior, Refuse
 use super::held::Area;
 use super::lifecycle::Phase;
 use super::outbound::Lookup;
-use super::replies::{Owed, push_number, unreadable_id};
+use super::replies::{AUTO_MESSAGE_MAX, Owed, push_number, unreadable_id};
 use super::transmit::Origin;
 use crate::framing::Prefix;
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, Role};
@@ -139,7 +139,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
         let Some(token) = token else { return Some(Misbehavior::LineTooLong { len, replied: false }.into()) };
         if prefix.method && !prefix.answer {
             let id = RequestIdRef::from_validated(token);
-            let mut message: heapless::String<96> = heapless::String::new();
+            let mut message: heapless::String<AUTO_MESSAGE_MAX> = heapless::String::new();
             let _ = message.push_str("Invalid Request: message of ");
             push_number(&mut message, len);
             let _ = message.push_str(" bytes exceeds the ");
@@ -181,7 +181,7 @@ impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
                 None => unreadable_id(self.life.version()),
             };
             // Pieces pushed one by one: `write!` would pull in core::fmt (kilobytes on an MCU).
-            let mut message: heapless::String<96> = heapless::String::new();
+            let mut message: heapless::String<AUTO_MESSAGE_MAX> = heapless::String::new();
             let prefix = if e.code() == ErrorCode::PARSE_ERROR { "Parse error: " } else { "Invalid Request: " };
             let _ = message.push_str(prefix);
             let _ = message.push_str(e.rule.describe());

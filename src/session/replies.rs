@@ -24,6 +24,10 @@ use super::transmit::Origin;
 use crate::mcp::ProtocolVersion;
 use crate::wire::{EncodeError, ErrorCode, ErrorId, FrameView, MAX_ID_LEN};
 
+/// The longest message of an error the endpoint writes on its own (the capacity of the
+/// strings it assembles them in).
+pub(crate) const AUTO_MESSAGE_MAX: usize = 96;
+
 /// What became of an owed reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[must_use]
@@ -36,7 +40,7 @@ pub(crate) enum Owed {
 
 /// The replacement's message: "Reply of N bytes exceeds the M-byte transmit buffer",
 /// assembled without `core::fmt` (kilobytes on a microcontroller).
-pub(crate) fn too_large(needed: usize, capacity: usize) -> heapless::String<80> {
+pub(crate) fn too_large(needed: usize, capacity: usize) -> heapless::String<AUTO_MESSAGE_MAX> {
     let mut s = heapless::String::new();
     let _ = s.push_str("Reply of ");
     push_number(&mut s, needed);
