@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
 use super::config::RequestOptions;
 use super::endpoint::Endpoint;
@@ -17,7 +18,7 @@ use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
 
-impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
     /// Commands are refused once the session is ending: closing, closed, or the peer's
     /// input over.
     fn check_open(&self) -> Result<(), SendError> {

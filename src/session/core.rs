@@ -8,6 +8,7 @@ use core::time::Duration;
 
 use serde::Serialize;
 
+use super::buffer::Buffer;
 use super::caller_errors::SendError;
 use super::config::{Capabilities, Config, Info};
 use super::event::{CloseReason, Event, RefuseReason};
@@ -57,11 +58,11 @@ pub(crate) struct Queued {
     pub oversized_frame: Option<(usize, Prefix, Option<Origin>)>,
 }
 
-pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
+pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     pub config: Config<'a>,
     /// The framer's cursor over the receive buffer.
     pub rx: LineState,
-    pub tx: Outbox<'a>,
+    pub tx: Outbox<B>,
     pub life: Lifecycle,
     pub out: Outbound<OUT>,
     pub inb: Inbound<IN>,
@@ -84,7 +85,7 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
     pub first_reserve: usize,
 }
 
-impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
     pub fn advance(&mut self, now: Instant) {
         self.now = self.now.max(now);
     }

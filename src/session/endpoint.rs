@@ -1,5 +1,6 @@
 //! [`Endpoint`]: one side of one MCP connection, as a state machine.
 
+use super::buffer::Buffer;
 use super::caller_errors::{ConfigError, SendError};
 use super::config::Config;
 use super::core::{Core, Queued};
@@ -57,22 +58,41 @@ pub enum State {
 ///
 /// **After every input or command, call `poll_output` until it returns
 /// [`Output::Idle`]** (see the crate documentation for a complete loop).
-pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8> {
+pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8, B: Buffer = &'a mut [u8]> {
     /// The receive buffer's bytes; its cursor is `core.rx`. Kept apart so that events
     /// can borrow the bytes while the core changes.
-    pub(super) rx: &'a mut [u8],
-    pub(super) core: Core<'a, OUT, IN>,
+    pub(super) rx: B,
+    pub(super) core: Core<'a, OUT, IN, B>,
 }
 
 impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
-    /// Creates an endpoint. A client queues its `initialize` request at once (drain
-    /// `poll_output` to send it); a server waits for one.
+    /// Creates an endpoint over two buffers the caller lends. A client queues its
+    /// `initialize` request at once (drain `poll_output` to send it); a server waits for
+    /// one. See [`with_buffers`](Self::with_buffers) for buffers the endpoint owns.
     pub fn new(config: Config<'a>, rx: &'a mut [u8], tx: &'a mut [u8], now: Instant) -> Result<Self, ConfigError> {
+        Self::with_buffers(config, rx, tx, now)
+    }
+}
+
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+    /// Creates an endpoint over two buffers of any storage: lent slices, arrays, or
+    /// (with `alloc`) `Vec<u8>`/`Box<[u8]>` it owns, so that it can be kept without a
+    /// borrow (a server holding many sessions, say). Otherwise as [`new`](Endpoint::new).
+    ///
+    /// ```
+    /// use mcp_sansio::{Config, Endpoint, Instant, Role};
+    /// use mcp_sansio::mcp::Implementation;
+    /// let config = Config::new(Role::Server, Implementation::new("s", "1"));
+    /// let owned: Endpoint<'static, 4, 4, [u8; 1024]> =
+    ///     Endpoint::with_buffers(config, [0; 1024], [0; 1024], Instant::ZERO).unwrap();
+    /// ```
+    pub fn with_buffers(config: Config<'a>, rx: B, tx: B, now: Instant) -> Result<Self, ConfigError> {
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
         let Some(newest) = config.newest() else { return Err(ConfigError::NoHandshakeVersion) };
-        if rx.len() < MIN_RX_BUFFER {
+        let rx_len = rx.as_ref().len();
+        if rx_len < MIN_RX_BUFFER {
             return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
         }
         let mut core = Core {
@@ -82,7 +102,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             life: Lifecycle::new(config.role, config.own_flags()),
             out: Outbound::new(),
             inb: Inbound::new(),
-            held: Held::new(rx.len()),
+            held: Held::new(rx_len),
             timers: Timers::new(now),
             queued: Queued::default(),
             now,
@@ -142,7 +162,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             return 0;
         }
         let limit = self.core.held.limit();
-        self.core.rx.feed(&mut self.rx[..limit], data)
+        self.core.rx.feed(&mut self.rx.as_mut()[..limit], data)
     }
 
     /// The free part of the receive buffer, to read into directly; then call
@@ -153,7 +173,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             return &mut [];
         }
         let limit = self.core.held.limit();
-        self.core.rx.spare(&mut self.rx[..limit])
+        self.core.rx.spare(&mut self.rx.as_mut()[..limit])
     }
 
     /// Marks `n` bytes of [`input_buffer`](Self::input_buffer) as received.
@@ -166,7 +186,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let limit = core.held.limit();
         if !core.life.reads_input() {
             // Discard: nothing is processed any more.
-            let _ = core.rx.spare(&mut self.rx[..limit]);
+            let _ = core.rx.spare(&mut self.rx.as_mut()[..limit]);
             return;
         }
         core.rx.commit(limit, n);
@@ -177,12 +197,12 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// fits or none is left. `false` if a refusal does not fit the transmit buffer yet.
     fn make_room(&mut self) -> bool {
         loop {
-            self.core.held.settle(self.rx);
+            self.core.held.settle(self.rx.as_mut());
             let limit = self.core.held.limit();
-            if self.core.held.count() == 0 || !self.core.rx.is_full_of_one_line(&mut self.rx[..limit]) {
+            if self.core.held.count() == 0 || !self.core.rx.is_full_of_one_line(&mut self.rx.as_mut()[..limit]) {
                 return true;
             }
-            if !self.core.refuse_newest_held(self.rx) {
+            if !self.core.refuse_newest_held(self.rx.as_ref()) {
                 return false;
             }
         }
@@ -213,10 +233,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             return true;
         }
         self.core.framed = true;
-        self.core.held.settle(self.rx);
+        self.core.held.settle(self.rx.as_mut());
         // The frame, its mark (the origin) and its newline.
         let size = mark_len(origin) + frame.len() + 1;
-        if size > self.rx.len() {
+        if size > self.rx.as_ref().len() {
             // One report is held at a time: a second oversized frame waits for the drain.
             if self.core.queued.oversized_frame.is_some() {
                 return false;
@@ -226,20 +246,23 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         }
         loop {
             let limit = self.core.held.limit();
-            let spare = self.core.rx.spare(&mut self.rx[..limit]);
+            let spare = self.core.rx.spare(&mut self.rx.as_mut()[..limit]);
             if spare.len() >= size {
                 break;
             }
             // No room: the messages waiting make it once processed; failing those, the
             // held requests are refused to make it.
-            if self.core.rx.buffered() > 0 || self.core.held.count() == 0 || !self.core.refuse_newest_held(self.rx) {
+            if self.core.rx.buffered() > 0
+                || self.core.held.count() == 0
+                || !self.core.refuse_newest_held(self.rx.as_ref())
+            {
                 return false;
             }
-            self.core.held.settle(self.rx);
+            self.core.held.settle(self.rx.as_mut());
         }
         let core = &mut self.core;
         let limit = core.held.limit();
-        let spare = core.rx.spare(&mut self.rx[..limit]);
+        let spare = core.rx.spare(&mut self.rx.as_mut()[..limit]);
         let at = mark(spare, origin);
         let body = &mut spare[at..at + frame.len()];
         body.copy_from_slice(frame);
@@ -286,6 +309,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// command. Bytes from [`Output::Transmit`] count as written when this is called again.
     pub fn poll_output(&mut self) -> Output<'_> {
         let Self { rx, core } = self;
+        let rx = rx.as_mut();
         // Everything that writes the receive buffer happens here, before any of it is
         // borrowed for the event this may return.
         core.held.settle(rx);
@@ -376,13 +400,19 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         self.core.life.is_closed()
     }
 
+    /// The two buffers, receive then transmit, back from an endpoint no longer needed
+    /// (to reuse them for the next session, say).
+    pub fn into_buffers(self) -> (B, B) {
+        (self.rx, self.core.tx.into_buffer())
+    }
+
     /// The endpoint's idea of the current time (the latest instant passed in).
     pub fn now(&self) -> Instant {
         self.core.now
     }
 }
 
-impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
     /// The size of what `write` writes into the empty transmit buffer (what it needs if
     /// it does not fit), which is left empty.
     fn measure(

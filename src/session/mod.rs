@@ -21,6 +21,7 @@
 //! | `timers.rs` | the timer table, request timeouts, the initialize timeout, keepalive |
 //! | `event.rs` | what the endpoint reports |
 //! | `config.rs`, `caller_errors.rs` | how it is set up; the caller's mistakes and limits |
+//! | `buffer.rs` | where the two buffers live: lent, or owned |
 //! | `cursors.rs` | opaque cursors for servers, a page walker for clients |
 //!
 //! ## Choices where the specification leaves room
@@ -50,6 +51,7 @@
 //! handshake one (the `State` and dispatch split between lifecycle and correlation is
 //! where it goes).
 
+mod buffer;
 mod caller_errors;
 mod commands;
 mod config;
@@ -68,6 +70,7 @@ mod responder;
 mod timers;
 mod transmit;
 
+pub use buffer::Buffer;
 pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
     Capabilities, Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REPLY_RESERVE,

@@ -9,6 +9,7 @@
 
 use core::ops::Range;
 
+use super::buffer::Buffer;
 use super::config::Overflow;
 use super::core::{BatchCursor, Core};
 use super::event::{CloseReason, Event, IncomingNotification, Misbehavior, RefuseReason};
@@ -50,7 +51,7 @@ fn offset_in(base: &[u8], part: &[u8]) -> usize {
     (part.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize).min(base.len())
 }
 
-impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     fn parse_options(&self, allow_batch: bool) -> ParseOptions {
         ParseOptions { max_depth: self.config.max_depth, allow_batch }
     }

@@ -19,6 +19,7 @@
 
 use core::ops::Range;
 
+use super::buffer::Buffer;
 use super::core::Core;
 use super::transmit::Origin;
 use crate::mcp::ProtocolVersion;
@@ -89,7 +90,7 @@ pub(crate) fn write_replacement(
     tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, &too_large(needed, capacity), None::<&()>)
 }
 
-impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// Settles a reply the endpoint owes to `id`, given what writing it gave: see the
     /// module docs.
     pub fn owe(&mut self, id: ErrorId<'_>, origin: Option<Origin>, written: Result<Range<usize>, EncodeError>) -> Owed {

@@ -15,6 +15,7 @@
 
 use serde::Serialize;
 
+use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
 use super::core::Core;
 use super::inbound::{InEntry, Table};
@@ -25,7 +26,7 @@ use crate::wire::{
     EncodeError, ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef,
 };
 
-impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// The handle that answers the request `serial`, in inbound `slot` if it is live.
     pub fn responder(&mut self, slot: Option<usize>, serial: u64) -> Responder<'_> {
         // After a shutdown nothing more is sent; after the peer's end of input, answers

@@ -4,6 +4,7 @@
 //! Nothing here reads a clock: `Core::now` is the latest instant an input carried. The
 //! work is idempotent, so a spurious or repeated `handle_timeout` changes nothing.
 
+use super::buffer::Buffer;
 use super::core::Core;
 use super::lifecycle::Phase;
 use super::replies::Owed;
@@ -87,7 +88,7 @@ impl Timers {
     }
 }
 
-impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// Does whatever is due at `self.now`.
     pub fn run_timers(&mut self) {
         let now = self.now;

@@ -15,6 +15,7 @@
 use core::fmt;
 use core::ops::Deref;
 
+use super::buffer::Buffer;
 use crate::wire::{FrameView, Framing, TAG_HEADER, read_tag};
 
 /// The channel a message came in on, as an opaque tag the transport chooses: an HTTP
@@ -75,8 +76,8 @@ impl fmt::Debug for Transmit<'_> {
 }
 
 /// The frames in the transmit buffer, from `head` to `len`.
-pub(crate) struct Outbox<'a> {
-    buf: &'a mut [u8],
+pub(crate) struct Outbox<B> {
+    buf: B,
     /// Start of what is not yet written out.
     head: usize,
     /// End of what is queued.
@@ -90,8 +91,8 @@ pub(crate) struct Outbox<'a> {
     partial: usize,
 }
 
-impl<'a> Outbox<'a> {
-    pub fn new(buf: &'a mut [u8], mode: OutputMode) -> Self {
+impl<B: Buffer> Outbox<B> {
+    pub fn new(buf: B, mode: OutputMode) -> Self {
         Self { buf, head: 0, len: 0, mode, handed: 0, sent: None, partial: 0 }
     }
 
@@ -105,13 +106,14 @@ impl<'a> Outbox<'a> {
     /// A writer that appends frames for `origin`. What was written out is moved away
     /// first, so the whole free room is at the end.
     pub fn to(&mut self, origin: Option<Origin>) -> FrameView<'_> {
+        let framing = self.framing();
+        let buf = self.buf.as_mut();
         if self.head > 0 {
-            self.buf.copy_within(self.head..self.len, 0);
+            buf.copy_within(self.head..self.len, 0);
             self.len -= self.head;
             self.head = 0;
         }
-        let framing = self.framing();
-        FrameView::new(self.buf, &mut self.len, framing, origin.map(|o| o.0))
+        FrameView::new(buf, &mut self.len, framing, origin.map(|o| o.0))
     }
 
     /// Whether nothing waits to be written out.
@@ -121,21 +123,22 @@ impl<'a> Outbox<'a> {
 
     /// Bytes free for new frames.
     pub fn available(&self) -> usize {
-        self.buf.len() - (self.len - self.head)
+        self.capacity() - (self.len - self.head)
     }
 
     pub fn capacity(&self) -> usize {
-        self.buf.len()
+        self.buf.as_ref().len()
     }
 
     /// The next bytes to write out (the queue must not be empty).
     pub fn transmit(&mut self) -> Transmit<'_> {
+        let buf = self.buf.as_ref();
         let (bytes, origin) = match self.mode {
-            OutputMode::Lines => (&self.buf[self.head..self.len], None),
+            OutputMode::Lines => (&buf[self.head..self.len], None),
             OutputMode::Messages => {
-                let (len, tag) = read_tag(&self.buf[self.head..self.len]).unwrap_or((0, None));
+                let (len, tag) = read_tag(&buf[self.head..self.len]).unwrap_or((0, None));
                 let body = self.head + TAG_HEADER;
-                (self.buf.get(body + self.partial..body + len).unwrap_or_default(), tag.map(Origin))
+                (buf.get(body + self.partial..body + len).unwrap_or_default(), tag.map(Origin))
             }
         };
         self.handed = bytes.len();
@@ -161,7 +164,7 @@ impl<'a> Outbox<'a> {
             OutputMode::Lines => self.head += n,
             OutputMode::Messages => {
                 self.partial += n;
-                let whole = read_tag(&self.buf[self.head..self.len]).map_or(0, |(len, _)| len);
+                let whole = read_tag(&self.buf.as_ref()[self.head..self.len]).map_or(0, |(len, _)| len);
                 if self.partial >= whole {
                     self.head += TAG_HEADER + whole;
                     self.partial = 0;
@@ -176,7 +179,16 @@ impl<'a> Outbox<'a> {
 
     /// Forgets everything queued (only before the endpoint is handed out).
     pub fn clear(&mut self) {
-        *self = Outbox::new(core::mem::take(&mut self.buf), self.mode);
+        self.head = 0;
+        self.len = 0;
+        self.handed = 0;
+        self.sent = None;
+        self.partial = 0;
+    }
+
+    /// The buffer itself, for a snapshot.
+    pub fn into_buffer(self) -> B {
+        self.buf
     }
 }
 
