@@ -239,6 +239,11 @@ impl LineState {
         self.tail
     }
 
+    /// Whether nothing is buffered and no line is being skipped.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.head == self.tail && self.skipping.is_none() && self.peeked.is_none()
+    }
+
     /// Bytes received and not yet delivered.
     pub(crate) fn buffered(&self) -> usize {
         self.tail - self.head

@@ -162,6 +162,10 @@ pub enum ConfigError {
     NotAnObject,
     /// No supported protocol version uses the `initialize` handshake.
     NoHandshakeVersion,
+    /// Only a server endpoint can be resumed from a snapshot.
+    NotAServer,
+    /// The snapshot's version is not one the configuration supports.
+    UnsupportedVersion,
     /// `info`, `capabilities` or `instructions` could not be encoded (a typed value
     /// whose `Serialize` failed, say).
     Encode(EncodeError),
@@ -177,6 +181,8 @@ impl fmt::Display for ConfigError {
                 f.write_str("info and capabilities must be JSON objects, and capabilities this role's")
             }
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
+            Self::NotAServer => f.write_str("only a server endpoint can be resumed"),
+            Self::UnsupportedVersion => f.write_str("the snapshot's protocol version is not supported"),
             Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),
         }
     }

@@ -58,6 +58,12 @@ pub(crate) struct Queued {
     pub oversized_frame: Option<(usize, Prefix, Option<Origin>)>,
 }
 
+impl Queued {
+    pub fn is_empty(&self) -> bool {
+        !self.ready && self.unresponsive.is_none() && self.oversized_frame.is_none()
+    }
+}
+
 pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     pub config: Config<'a>,
     /// The framer's cursor over the receive buffer.

@@ -87,6 +87,26 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     ///     Endpoint::with_buffers(config, [0; 1024], [0; 1024], Instant::ZERO).unwrap();
     /// ```
     pub fn with_buffers(config: Config<'a>, rx: B, tx: B, now: Instant) -> Result<Self, ConfigError> {
+        let (mut endpoint, newest) = Self::build(config, rx, tx, now)?;
+        if config.role == Role::Client {
+            let core = &mut endpoint.core;
+            core.send_initialize(newest).map_err(|e| match e {
+                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
+                SendError::Encode(e) => ConfigError::Encode(e),
+                _ => ConfigError::NotAnObject,
+            })?;
+        }
+        Ok(endpoint)
+    }
+
+    /// An endpoint at the start of a session, with the newest version it supports: what
+    /// both constructors share.
+    pub(super) fn build(
+        config: Config<'a>,
+        rx: B,
+        tx: B,
+        now: Instant,
+    ) -> Result<(Self, ProtocolVersion), ConfigError> {
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
@@ -133,14 +153,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if core.tx.capacity() < core.first_reserve {
             return Err(ConfigError::TxTooSmall { needed: core.first_reserve });
         }
-        if config.role == Role::Client {
-            core.send_initialize(newest).map_err(|e| match e {
-                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
-                SendError::Encode(e) => ConfigError::Encode(e),
-                _ => ConfigError::NotAnObject,
-            })?;
-        }
-        Ok(Self { rx, core })
+        Ok((Self { rx, core }, newest))
     }
 
     // ---- inputs -------------------------------------------------------------------

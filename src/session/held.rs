@@ -111,6 +111,11 @@ impl Held {
         self.cap
     }
 
+    /// Whether the region holds nothing at all.
+    pub fn is_empty(&self) -> bool {
+        self.limit == self.cap && !self.delivered
+    }
+
     /// Requests held and not yet delivered.
     #[inline]
     pub fn count(&self) -> usize {

@@ -74,6 +74,16 @@ impl<const M: usize> Inbound<M> {
         Table { slots: &mut self.slots, book: &mut self.book }
     }
 
+    /// The serial the next request will get.
+    pub fn next_serial(&self) -> u64 {
+        self.book.serials.next()
+    }
+
+    /// Starts serials at `next`, for a resumed session.
+    pub fn start_serials_at(&mut self, next: u64) {
+        self.book.serials = Serials::start_at(next);
+    }
+
     /// The slot of the live request with this id.
     pub fn find(&self, id: RequestIdRef<'_>) -> Option<usize> {
         self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.id == id))

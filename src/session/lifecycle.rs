@@ -182,6 +182,13 @@ impl Lifecycle {
         self.phase = Phase::Ready;
     }
 
+    /// Server: back in a session that an earlier endpoint negotiated.
+    pub fn resume(&mut self, version: ProtocolVersion, peer_caps: CapabilitySet) {
+        self.version = Some(version);
+        self.peer_caps = peer_caps;
+        self.phase = Phase::Ready;
+    }
+
     /// Starts closing for `cause`. Returns whether the session was open until now (the
     /// caller then fails what is in flight). A shutdown replaces an end of input as the
     /// reason; nothing replaces a shutdown.

@@ -22,6 +22,7 @@
 //! | `event.rs` | what the endpoint reports |
 //! | `config.rs`, `caller_errors.rs` | how it is set up; the caller's mistakes and limits |
 //! | `buffer.rs` | where the two buffers live: lent, or owned |
+//! | `snapshot.rs` | an idle server session in 22 bytes, and back |
 //! | `cursors.rs` | opaque cursors for servers, a page walker for clients |
 //!
 //! ## Choices where the specification leaves room
@@ -67,6 +68,7 @@ mod pending;
 mod receive;
 mod replies;
 mod responder;
+mod snapshot;
 mod timers;
 mod transmit;
 
@@ -80,4 +82,5 @@ pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
 pub use event::{CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason};
 pub use pending::PendingRequest;
+pub use snapshot::{Snapshot, SnapshotError};
 pub use transmit::{Origin, OutputMode, Transmit};

@@ -126,6 +126,11 @@ impl<const N: usize> Outbound<N> {
         self.next_id
     }
 
+    /// Starts ids at `id` (at least 1), for a resumed session.
+    pub fn start_ids_at(&mut self, id: u64) {
+        self.next_id = id.max(1);
+    }
+
     pub fn free_slot(&self) -> Option<usize> {
         self.slots.iter().position(Option::is_none)
     }

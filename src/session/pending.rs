@@ -109,6 +109,16 @@ impl Serials {
         (age < RECENT).then(|| 1 << age)
     }
 
+    /// The next serial to issue.
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// Starts serials at `next`, for a resumed session.
+    pub fn start_at(next: u64) -> Self {
+        Serials { next, answered: 0 }
+    }
+
     /// What became of `serial`, which is in no slot.
     pub fn fate(&self, serial: u64) -> Fate {
         if serial >= self.next {
