@@ -180,12 +180,19 @@ fn main() {
     println!();
     println!("| N | size_of::<Endpoint<N, N>> |");
     println!("|---|---|");
+    println!("| 0 | {} |", std::mem::size_of::<Endpoint<'static, 0, 0>>());
     println!("| 1 | {} |", std::mem::size_of::<Endpoint<'static, 1, 1>>());
     println!("| 4 | {} |", std::mem::size_of::<Endpoint<'static, 4, 4>>());
     println!("| 8 (default) | {} |", std::mem::size_of::<Endpoint<'static>>());
     println!("| 16 | {} |", std::mem::size_of::<Endpoint<'static, 16, 16>>());
     println!("| 64 | {} |", std::mem::size_of::<Endpoint<'static, 64, 64>>());
     println!();
+    let base = std::mem::size_of::<Endpoint<'static, 0, 0>>();
+    println!(
+        "per OUT slot: {} bytes, per IN slot: {} bytes",
+        std::mem::size_of::<Endpoint<'static, 1, 0>>() - base,
+        std::mem::size_of::<Endpoint<'static, 0, 1>>() - base
+    );
     println!("(plus the caller's receive and transmit buffers)");
     println!();
 

@@ -43,21 +43,50 @@ pub enum State {
 /// One side of an MCP connection: a client or a server, as a sans-IO state machine.
 ///
 /// `OUT` is the number of requests this side can have in flight, `IN` the number of the
-/// peer's requests it can be working on at once. Both tables are fixed arrays inside the
-/// endpoint; the receive and transmit buffers are the caller's.
+/// peer's requests the application can be working on at once (more are held in the
+/// receive buffer, see [`Overflow`](super::Overflow)). Both tables are fixed arrays
+/// inside the endpoint; the receive and transmit buffers are `B`: lent by the caller
+/// (the default), or owned (see [`with_buffers`](Self::with_buffers)).
 ///
 /// The methods come in four kinds:
 /// * inputs: [`handle_input`](Self::handle_input) (bytes from the transport),
-///   [`handle_frame`](Self::handle_frame) (one whole message),
-///   [`handle_eof`](Self::handle_eof), [`handle_timeout`](Self::handle_timeout);
+///   [`handle_frame_from`](Self::handle_frame_from) (one whole message, and the channel
+///   it came in on), [`handle_eof`](Self::handle_eof),
+///   [`handle_timeout`](Self::handle_timeout);
 /// * commands: [`send_request`](Self::send_request), [`send_notification`](Self::send_notification),
 ///   [`respond`](Self::respond), [`respond_error`](Self::respond_error),
-///   [`send_progress`](Self::send_progress), [`cancel`](Self::cancel), [`close`](Self::close);
-/// * outputs: [`poll_output`](Self::poll_output), [`poll_timeout`](Self::poll_timeout);
-/// * getters: [`state`](Self::state), [`protocol_version`](Self::protocol_version), ….
+///   [`send_progress`](Self::send_progress), [`abandon`](Self::abandon),
+///   [`cancel`](Self::cancel), [`close`](Self::close);
+/// * outputs: [`poll_output`](Self::poll_output), [`sent`](Self::sent),
+///   [`poll_timeout`](Self::poll_timeout);
+/// * getters: [`state`](Self::state), [`protocol_version`](Self::protocol_version),
+///   [`snapshot`](Self::snapshot), ….
 ///
 /// **After every input or command, call `poll_output` until it returns
 /// [`Output::Idle`]** (see the crate documentation for a complete loop).
+///
+/// # Memory
+///
+/// Everything is in the endpoint value and its two buffers; nothing is allocated. What
+/// each choice costs (`size_of`, with lent buffers):
+///
+/// | | thumbv7em (32-bit) | x86_64 |
+/// |---|---|---|
+/// | the endpoint without slots (`OUT = IN = 0`) | 792 B | 1088 B |
+/// | each `OUT` slot (a request of ours in flight) | 112 B | 120 B |
+/// | each `IN` slot (a request of the peer's being worked on) | 224 B | 248 B |
+/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2136 B / 3480 B | 2560 B / 4032 B |
+///
+/// The buffers:
+/// * receive: at least [`MIN_RX_BUFFER`] (256) bytes; the longest message it reads is
+///   one byte less (two for frames given to [`handle_frame`](Self::handle_frame), ten with
+///   an origin). Requests held beyond the `IN` slots use at most half of it, 14 bytes
+///   each plus the request.
+/// * transmit: at least the [reply reserve](super::Config::reply_reserve) (512 bytes by
+///   default; 229 at the least, 237 in message mode), and for a server at least its
+///   `initialize` result, for a client its `initialize` request (
+///   [`with_buffers`](Self::with_buffers) says exactly). In message mode each queued frame
+///   takes 9 bytes more.
 pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8, B: Buffer = &'a mut [u8]> {
     /// The receive buffer's bytes; its cursor is `core.rx`. Kept apart so that events
     /// can borrow the bytes while the core changes.
