@@ -197,6 +197,8 @@ pub(crate) struct LineState {
     peeked: Option<(Range<usize>, usize)>,
     /// What the first bytes of the line being skipped (or just reported too long) showed.
     oversized: Option<Prefix>,
+    /// The line `consume_line` just released, with where the head was, for `keep_line`.
+    kept: Option<(Range<usize>, usize, usize)>,
 }
 
 impl LineState {
@@ -212,6 +214,7 @@ impl LineState {
             eof_done: false,
             peeked: None,
             oversized: None,
+            kept: None,
         }
     }
 
@@ -304,6 +307,7 @@ impl LineState {
     }
 
     fn compact(&mut self, buf: &mut [u8]) {
+        self.kept = None;
         if let Some((range, next)) = self.peeked.take() {
             self.peeked = Some((range.start - self.head..range.end - self.head, next - self.head));
         }
@@ -351,6 +355,7 @@ impl LineState {
     /// delivered (errors are consumed as they are reported). Reads `buf` only: it may
     /// end at [`tail`](Self::tail), the buffer's full size being `capacity`.
     pub(crate) fn peek_line(&mut self, buf: &[u8], capacity: usize) -> Option<Result<Range<usize>, LineError>> {
+        self.kept = None;
         if let Some((range, _)) = &self.peeked {
             return Some(Ok(range.clone()));
         }
@@ -433,9 +438,20 @@ impl LineState {
     /// Releases the line returned by [`peek_line`](Self::peek_line). Its bytes stay
     /// readable in the buffer until the next `spare`, `feed` or `commit`.
     pub(crate) fn consume_line(&mut self) {
-        if let Some((_, next)) = self.peeked.take() {
+        if let Some((range, next)) = self.peeked.take() {
+            self.kept = Some((range, next, self.head));
             self.head = next;
             self.scanned = self.scanned.max(next);
+        }
+    }
+
+    /// Takes back the line [`consume_line`](Self::consume_line) just released: the next
+    /// [`peek_line`](Self::peek_line) returns it again. (The session releases a line
+    /// before handling it and keeps it when it must be handled again.)
+    pub(crate) fn keep_line(&mut self) {
+        if let Some((range, next, head)) = self.kept.take() {
+            self.head = head;
+            self.peeked = Some((range, next));
         }
     }
 

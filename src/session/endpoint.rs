@@ -527,16 +527,22 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
                 }
                 Err(LineError::Unterminated { len }) => return Some(Misbehavior::UnterminatedLine { len }.into()),
             };
-            let (received, keep) = self.receive_line(lines, range, area);
-            if self.stall.is_some() {
-                // The line is tried again once its reply fits.
-                return None;
-            }
-            if !keep {
-                self.rx.consume_line();
-            }
+            // Released first, so that what the line produced goes straight out (no check
+            // stands between the call and the return); taken back below if it must stay.
+            self.rx.consume_line();
+            let received = self.receive_line(lines, range, area);
             if received.is_some() {
                 return received;
+            }
+            if self.stall.is_some() {
+                // The line is tried again once its reply fits (a stalled line produces
+                // nothing).
+                self.rx.keep_line();
+                return None;
+            }
+            if self.batch.is_some() {
+                // A batch stays in the buffer while its elements are processed.
+                self.rx.keep_line();
             }
             if !self.life.reads_input() {
                 return None;
@@ -550,6 +556,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
     }
 
     /// Turns what a frame produced into the event, giving a request its handle.
+    #[inline]
     fn attach<'e>(&'e mut self, received: Received<'e>) -> Event<'e> {
         match received {
             Received::Event(event) => event,

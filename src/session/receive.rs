@@ -56,16 +56,16 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         ParseOptions { max_depth: self.config.max_depth, allow_batch }
     }
 
-    /// Handles the line at `range` of `buf`. Returns what it produced and whether the
-    /// line must stay in the buffer (a batch, processed element by element). A request
-    /// held for later is copied into `area`. If an automatic reply does not fit yet,
-    /// `self.stall` is set and nothing else changed: the line is tried again later.
+    /// Handles the line at `range` of `buf`, returning what it produced. A batch starts
+    /// `self.batch` (its elements come one by one, the line staying in the buffer). A
+    /// request held for later is copied into `area`. If an automatic reply does not fit
+    /// yet, `self.stall` is set and nothing else changed: the line is tried again later.
     pub fn receive_line<'e>(
         &mut self,
         buf: &'e [u8],
         range: Range<usize>,
         area: &mut Area<'_>,
-    ) -> (Option<Received<'e>>, bool) {
+    ) -> Option<Received<'e>> {
         let (origin, line) = match self.framed {
             true => super::transmit::untag(&buf[range]),
             false => (None, &buf[range]),
@@ -73,13 +73,13 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         self.origin = origin;
         let batches = self.life.version().is_some_and(ProtocolVersion::allows_batches);
         match Frame::parse(line, &self.parse_options(batches)) {
-            Err(e) => (self.invalid_message(e), false),
-            Ok(Frame::Single(msg)) => (self.receive_message(msg, line, false, area), false),
+            Err(e) => self.invalid_message(e),
+            Ok(Frame::Single(msg)) => self.receive_message(msg, line, false, area),
             Ok(Frame::Batch(batch)) => {
                 let bytes = batch.as_bytes();
                 let start = offset_in(buf, bytes);
                 self.batch = Some(BatchCursor { next: start + 1, end: start + bytes.len(), origin });
-                (None, true)
+                None
             }
         }
     }
