@@ -4,12 +4,11 @@ use core::time::Duration;
 
 use super::pending::PendingRequest;
 use super::transmit::{Origin, OutputMode};
-use serde::Serialize;
 
 use crate::mcp::{
     CapabilitySet, ClientCapabilities, Implementation, ProtocolVersion, Role, ServerCapabilities, VersionSet,
 };
-use crate::wire::{DEFAULT_MAX_DEPTH, JsonKind, RawJson};
+use crate::wire::{DEFAULT_MAX_DEPTH, EncodeError, JsonKind, JsonOut, RawJson};
 
 /// The idle timeout for a request when the caller does not choose one: 60 seconds, as in
 /// the TypeScript SDK (rmcp and the Python SDK have no default at all).
@@ -38,104 +37,145 @@ pub struct Keepalive {
     pub timeout: Duration,
 }
 
+/// Writers of typed values into a frame. They are taken as function pointers only where
+/// a typed value is given, so programs that pass JSON never link the vocabulary's
+/// serializers. (For any lifetime of the value, so that `Config` stays covariant.)
+type WriteServer = for<'x> fn(&ServerCapabilities<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+type WriteClient = for<'x> fn(&ClientCapabilities<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+type WriteInfo = for<'x> fn(&Implementation<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+
+fn write_server(caps: &ServerCapabilities<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(caps)
+}
+
+fn write_client(caps: &ClientCapabilities<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(caps)
+}
+
+fn write_info(info: &Implementation<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(info)
+}
+
 /// This side's `capabilities` in the `initialize` exchange: typed (a typo does not
 /// compile, and the endpoint reads its own flags straight from the value) or a JSON
-/// object, sent verbatim.
+/// object, sent verbatim. Made with `From` (`.capabilities(...)` on [`Config`] takes
+/// anything that converts): [`ServerCapabilities`], [`ClientCapabilities`], [`RawJson`].
 #[derive(Clone, Copy, Debug)]
-pub enum Capabilities<'a> {
-    /// A JSON object.
+pub struct Capabilities<'a>(CapabilitiesRepr<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum CapabilitiesRepr<'a> {
     Json(RawJson<'a>),
-    /// A server's, typed: `ServerCapabilities::new().tools(ListChanged::YES).logging()`.
-    Server(ServerCapabilities<'a>),
-    /// A client's, typed: `ClientCapabilities::new().roots(ListChanged::YES).sampling()`.
-    Client(ClientCapabilities<'a>),
+    Server(ServerCapabilities<'a>, CapabilitySet, WriteServer),
+    Client(ClientCapabilities<'a>, CapabilitySet, WriteClient),
 }
 
 impl<'a> From<RawJson<'a>> for Capabilities<'a> {
     fn from(json: RawJson<'a>) -> Self {
-        Capabilities::Json(json)
+        Capabilities(CapabilitiesRepr::Json(json))
     }
 }
 
 impl<'a> From<ServerCapabilities<'a>> for Capabilities<'a> {
     fn from(caps: ServerCapabilities<'a>) -> Self {
-        Capabilities::Server(caps)
+        Capabilities(CapabilitiesRepr::Server(caps, caps.flags(), write_server))
     }
 }
 
 impl<'a> From<ClientCapabilities<'a>> for Capabilities<'a> {
     fn from(caps: ClientCapabilities<'a>) -> Self {
-        Capabilities::Client(caps)
+        Capabilities(CapabilitiesRepr::Client(caps, caps.flags(), write_client))
     }
 }
 
-impl Serialize for Capabilities<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Capabilities::Json(json) => json.serialize(s),
-            Capabilities::Server(caps) => caps.serialize(s),
-            Capabilities::Client(caps) => caps.serialize(s),
-        }
-    }
-}
-
-impl Capabilities<'_> {
+impl<'a> Capabilities<'a> {
     /// The flags the session gates methods with, as a side of `role` declares them.
     pub fn flags(&self, role: Role) -> CapabilitySet {
-        match (self, role) {
-            (Capabilities::Json(json), Role::Server) => CapabilitySet::from_server_json(*json),
-            (Capabilities::Json(json), Role::Client) => CapabilitySet::from_client_json(*json),
-            (Capabilities::Server(caps), _) => caps.flags(),
-            (Capabilities::Client(caps), _) => caps.flags(),
+        match (self.0, role) {
+            (CapabilitiesRepr::Json(json), Role::Server) => CapabilitySet::from_server_json(json),
+            (CapabilitiesRepr::Json(json), Role::Client) => CapabilitySet::from_client_json(json),
+            (CapabilitiesRepr::Server(_, flags, _) | CapabilitiesRepr::Client(_, flags, _), _) => flags,
+        }
+    }
+
+    /// The JSON object, if that is what was given.
+    pub fn as_json(&self) -> Option<RawJson<'a>> {
+        match self.0 {
+            CapabilitiesRepr::Json(json) => Some(json),
+            _ => None,
         }
     }
 
     /// Whether a side of `role` can declare these: typed ones of its own kind, or a JSON
     /// object.
     pub(crate) fn fits(&self, role: Role) -> bool {
-        match self {
-            Capabilities::Json(json) => json.kind() == JsonKind::Object,
-            Capabilities::Server(_) => role == Role::Server,
-            Capabilities::Client(_) => role == Role::Client,
+        match self.0 {
+            CapabilitiesRepr::Json(json) => json.kind() == JsonKind::Object,
+            CapabilitiesRepr::Server(..) => role == Role::Server,
+            CapabilitiesRepr::Client(..) => role == Role::Client,
+        }
+    }
+
+    /// Writes the object into a frame.
+    pub(crate) fn write(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        match &self.0 {
+            CapabilitiesRepr::Json(json) => {
+                out.raw(json.as_bytes());
+                Ok(())
+            }
+            CapabilitiesRepr::Server(caps, _, write) => write(caps, out),
+            CapabilitiesRepr::Client(caps, _, write) => write(caps, out),
         }
     }
 }
 
-/// This side's `clientInfo` / `serverInfo`: a typed [`Implementation`] or a JSON object.
+/// This side's `clientInfo` / `serverInfo`: a typed [`Implementation`] or a JSON object,
+/// made with `From` (what [`Config::new`] takes).
 #[derive(Clone, Copy, Debug)]
-pub enum Info<'a> {
-    /// A JSON object with at least `name` and `version`.
+pub struct Info<'a>(InfoRepr<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum InfoRepr<'a> {
     Json(RawJson<'a>),
-    /// Typed: `Implementation::new("weather", "1.0.0")`.
-    Typed(Implementation<'a>),
+    Typed(Implementation<'a>, WriteInfo),
 }
 
 impl<'a> From<RawJson<'a>> for Info<'a> {
     fn from(json: RawJson<'a>) -> Self {
-        Info::Json(json)
+        Info(InfoRepr::Json(json))
     }
 }
 
 impl<'a> From<Implementation<'a>> for Info<'a> {
     fn from(info: Implementation<'a>) -> Self {
-        Info::Typed(info)
+        Info(InfoRepr::Typed(info, write_info))
     }
 }
 
-impl Serialize for Info<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Info::Json(json) => json.serialize(s),
-            Info::Typed(info) => info.serialize(s),
+impl<'a> Info<'a> {
+    /// The JSON object, if that is what was given.
+    pub fn as_json(&self) -> Option<RawJson<'a>> {
+        match self.0 {
+            InfoRepr::Json(json) => Some(json),
+            InfoRepr::Typed(..) => None,
         }
     }
-}
 
-impl Info<'_> {
     fn is_object(&self) -> bool {
-        match self {
-            Info::Json(json) => json.kind() == JsonKind::Object,
-            Info::Typed(_) => true,
+        match self.0 {
+            InfoRepr::Json(json) => json.kind() == JsonKind::Object,
+            InfoRepr::Typed(..) => true,
+        }
+    }
+
+    /// Writes the object into a frame.
+    pub(crate) fn write(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        match &self.0 {
+            InfoRepr::Json(json) => {
+                out.raw(json.as_bytes());
+                Ok(())
+            }
+            InfoRepr::Typed(info, write) => write(info, out),
         }
     }
 }
@@ -215,7 +255,7 @@ impl<'a> Config<'a> {
             role,
             versions: VersionSet::HANDSHAKE,
             info: info.into(),
-            capabilities: Capabilities::Json(RawJson::EMPTY_OBJECT),
+            capabilities: Capabilities(CapabilitiesRepr::Json(RawJson::EMPTY_OBJECT)),
             instructions: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_request_time: DEFAULT_MAX_REQUEST_TIME,
@@ -284,6 +324,26 @@ impl<'a> Config<'a> {
     pub fn answer_within(mut self, limit: Duration) -> Self {
         self.answer_within = Some(limit);
         self
+    }
+
+    /// Writes the `initialize` result this server sends for `version`.
+    pub(crate) fn write_initialize_result(
+        &self,
+        version: ProtocolVersion,
+        out: &mut JsonOut<'_, '_>,
+    ) -> Result<(), EncodeError> {
+        out.put(b"{\"protocolVersion\":");
+        out.string(version.as_str());
+        out.put(b",\"capabilities\":");
+        self.capabilities.write(out)?;
+        out.put(b",\"serverInfo\":");
+        self.info.write(out)?;
+        if let Some(instructions) = self.instructions {
+            out.put(b",\"instructions\":");
+            out.string(instructions);
+        }
+        out.put(b"}");
+        Ok(())
     }
 
     /// This side's capability flags, as the peer will see them.

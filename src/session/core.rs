@@ -6,11 +6,9 @@
 
 use core::time::Duration;
 
-use serde::Serialize;
-
 use super::buffer::Buffer;
 use super::caller_errors::SendError;
-use super::config::{Capabilities, Config, Info};
+use super::config::Config;
 use super::event::{CloseReason, Event, RefuseReason};
 use super::held::Held;
 use super::inbound::Inbound;
@@ -23,18 +21,6 @@ use crate::framing::{LineState, Prefix};
 use crate::mcp::ProtocolVersion;
 use crate::time::Instant;
 use crate::wire::{ErrorId, RequestId};
-
-/// A server's `initialize` result.
-#[derive(Serialize)]
-pub(crate) struct InitializeResult<'r> {
-    #[serde(rename = "protocolVersion")]
-    version: ProtocolVersion,
-    capabilities: Capabilities<'r>,
-    #[serde(rename = "serverInfo")]
-    info: Info<'r>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    instructions: Option<&'r str>,
-}
 
 /// A batch frame being processed element by element.
 #[derive(Clone, Copy, Debug)]
@@ -101,29 +87,20 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
         self.timers.received(self.now, self.config.keepalive);
     }
 
-    /// The `initialize` result this server sends for `version`.
-    pub fn initialize_result(&self, version: ProtocolVersion) -> InitializeResult<'a> {
-        InitializeResult {
-            version,
-            capabilities: self.config.capabilities,
-            info: self.config.info,
-            instructions: self.config.instructions,
-        }
-    }
-
     /// Queues `initialize` offering `version` (client).
     pub fn send_initialize(&mut self, version: ProtocolVersion) -> Result<(), SendError> {
-        #[derive(Serialize)]
-        struct InitializeParams<'r> {
-            #[serde(rename = "protocolVersion")]
-            version: ProtocolVersion,
-            capabilities: Capabilities<'r>,
-            #[serde(rename = "clientInfo")]
-            info: Info<'r>,
-        }
-        let params = InitializeParams { version, capabilities: self.config.capabilities, info: self.config.info };
+        let (capabilities, info) = (self.config.capabilities, self.config.info);
         let id = self.out.peek_id();
-        self.tx.to(None).request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
+        self.tx.to(None).request_with(RequestId::from_u64(id).as_ref(), "initialize", |out| {
+            out.put(b"{\"protocolVersion\":");
+            out.string(version.as_str());
+            out.put(b",\"capabilities\":");
+            capabilities.write(out)?;
+            out.put(b",\"clientInfo\":");
+            info.write(out)?;
+            out.put(b"}");
+            Ok(())
+        })?;
         self.out.allocate_id();
         self.life.initializing(id, version);
         self.timers.set(Timer::Initialize, Some(self.now + self.config.initialize_timeout));

@@ -175,8 +175,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         }
         // A server's initialize result must fit too, until it is sent.
         if config.role == Role::Server {
-            let result = core.initialize_result(newest);
-            let needed = core.measure(|tx| tx.result(id, &result))?;
+            let needed = core.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
             core.first_reserve = core.reserve.max(needed);
         }
         if core.tx.capacity() < core.first_reserve {

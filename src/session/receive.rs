@@ -321,8 +321,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         let version = ProtocolVersion::from_json(requested).filter(|v| supported.contains(*v)).unwrap_or(newest);
         let peer = r.params.unwrap_or(RawJson::EMPTY_OBJECT);
         let peer_caps = peer.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
-        let result = self.initialize_result(version);
-        let written = self.tx.to(self.origin).result(r.id, &result);
+        let config = self.config;
+        let written = self.tx.to(self.origin).result_with(r.id, |out| config.write_initialize_result(version, out));
         if !self.reply(ErrorId::Id(r.id), written) {
             return None;
         }

@@ -275,6 +275,36 @@ impl<'b> FrameWriter<'b> {
     }
 }
 
+/// A frame's body being written, for code outside the encoder that assembles one
+/// itself: the session's `initialize` exchange, whose typed parts are serialized
+/// through function pointers made only where a typed value is given (so that their
+/// serializers are linked only into programs that use them).
+pub(crate) struct JsonOut<'x, 'o> {
+    out: &'x mut Out<'o>,
+}
+
+impl JsonOut<'_, '_> {
+    /// JSON text written as it is (a constant fragment).
+    pub(crate) fn put(&mut self, bytes: &[u8]) {
+        self.out.put(bytes);
+    }
+
+    /// A validated JSON value, its line breaks turned into spaces.
+    pub(crate) fn raw(&mut self, json: &[u8]) {
+        self.out.raw_json(json);
+    }
+
+    /// A string, quoted and escaped.
+    pub(crate) fn string(&mut self, s: &str) {
+        self.out.escaped_str(s);
+    }
+
+    /// Any value, through serde.
+    pub(crate) fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        to_out(self.out, value).map_err(EncodeError::from)
+    }
+}
+
 /// Frames appended to a buffer whose length is kept elsewhere: how [`FrameWriter`] and
 /// the session write. Each frame is written whole or not at all; in [`Framing::Tagged`]
 /// it carries `tag` in its header.
@@ -428,6 +458,43 @@ impl<'w> FrameView<'w> {
         self.push(|out| {
             out.put(JSONRPC);
             method_and_params(out, method, params)
+        })
+    }
+
+    /// A request whose params object `params` writes itself.
+    pub(crate) fn request_with(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            out.put(b",\"method\":");
+            out.escaped_str(method);
+            out.put(b",\"params\":");
+            params(&mut JsonOut { out })?;
+            out.byte(b'}');
+            Ok(())
+        })
+    }
+
+    /// A result response whose result object `result` writes itself.
+    pub(crate) fn result_with(
+        &mut self,
+        id: RequestIdRef<'_>,
+        result: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            out.put(b",\"result\":");
+            result(&mut JsonOut { out })?;
+            out.byte(b'}');
+            Ok(())
         })
     }
 

@@ -43,5 +43,5 @@ pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanEr
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
-pub(crate) use encode::{FrameView, Framing, TAG_HEADER, read_tag};
+pub(crate) use encode::{FrameView, Framing, JsonOut, TAG_HEADER, read_tag};
 pub(crate) use navigate::batch_element;
