@@ -261,7 +261,11 @@ fuzz_target!(|data: &[u8]| {
     if setup & 64 != 0 {
         for _ in 0..3 {
             let bytes = std::mem::take(&mut client.pipe);
-            if server.messages { server.feed_frames(now, &bytes, 0) } else { server.feed(now, &bytes, 4096) }
+            if server.messages {
+                server.feed_frames(now, &bytes, 0)
+            } else {
+                server.feed(now, &bytes, 4096)
+            }
             let bytes = std::mem::take(&mut server.pipe);
             if client.messages { client.feed_frames(now, &bytes, 0) } else { client.feed(now, &bytes, 4096) }
         }
