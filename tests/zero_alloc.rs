@@ -290,7 +290,8 @@ const TOTAL: u32 = 10_000;
 fn session(bufs: &mut [[u8; 16 * 1024]; 4]) -> (Stats, Stats) {
     let [crx, ctx, srx, stx] = bufs;
     let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
-        .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true},"sampling":{}}"#).unwrap());
+        .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true},"sampling":{}}"#).unwrap())
+        .era(mcp_sansio::session::Era::Legacy);
     let server_config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
         .capabilities(RawJson::parse(br#"{"tools":{"listChanged":true},"logging":{}}"#).unwrap());
     let mut now = Instant::ZERO;

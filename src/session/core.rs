@@ -75,6 +75,13 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     pub reserve: usize,
     /// The same while a server's initialize result is still to be written.
     pub first_reserve: usize,
+    /// This side declared the tasks extension (2026-07-28).
+    pub own_tasks: bool,
+    /// The most bytes `config.info` writes (the `serverInfo` of a stateless result).
+    pub info_len: usize,
+    /// The most bytes `config.capabilities` and `config.info` write together (the `_meta`
+    /// of a stateless client's requests).
+    pub identity_len: usize,
 }
 
 impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
@@ -119,9 +126,12 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
             return Some(Event::PeerUnresponsive { waited });
         }
         if self.inb.has_expired()
-            && let Some((request, method)) = self.inb.table().take_expired()
+            && let Some((request, method, expired)) = self.inb.table().take_expired()
         {
-            return Some(Event::Expired { request, method });
+            return Some(match expired {
+                true => Event::Expired { request, method },
+                false => Event::Cancelled { request, reason: None },
+            });
         }
         let (entry, ended) = self.out.take_ended()?;
         let (id, method) = (RequestId::from_u64(entry.id), entry.method);

@@ -26,6 +26,9 @@ pub const MIN_RX_BUFFER: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum State {
+    /// Dual-era client: `server/discover` sent to learn the server's era, waiting for its
+    /// answer.
+    Discovering,
     /// Client: `initialize` sent, waiting for its answer.
     AwaitingInitializeResult,
     /// Server: waiting for `initialize`.
@@ -34,6 +37,9 @@ pub enum State {
     AwaitingInitialized,
     /// The handshake is complete.
     Ready,
+    /// The stateless era (2026-07-28): no handshake, every request carries its version and
+    /// capabilities. A server validates them per request; a client sends them.
+    Stateless,
     /// The session is ending: no new requests; answers still flush.
     Closing,
     /// The session is over.
@@ -119,7 +125,13 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         let (mut endpoint, newest) = Self::build(config, rx, tx, now)?;
         if config.role == Role::Client {
             let core = &mut endpoint.core;
-            core.send_initialize(newest).map_err(|e| match e {
+            // A client that speaks the stateless era probes for it first; one of the
+            // handshake era only opens with `initialize`.
+            let opened = match config.modern_versions().newest() {
+                Some(modern) => core.send_discover(modern, false),
+                None => core.send_initialize(newest.unwrap_or(ProtocolVersion::LATEST_HANDSHAKE)),
+            };
+            opened.map_err(|e| match e {
                 SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
                 SendError::Encode(e) => ConfigError::Encode(e),
                 _ => ConfigError::NotAnObject,
@@ -128,18 +140,22 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         Ok(endpoint)
     }
 
-    /// An endpoint at the start of a session, with the newest version it supports: what
-    /// both constructors share.
+    /// An endpoint at the start of a session, with the newest handshake version it
+    /// supports (if any): what both constructors share.
     pub(super) fn build(
         config: Config<'a>,
         rx: B,
         tx: B,
         now: Instant,
-    ) -> Result<(Self, ProtocolVersion), ConfigError> {
+    ) -> Result<(Self, Option<ProtocolVersion>), ConfigError> {
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
-        let Some(newest) = config.newest() else { return Err(ConfigError::NoHandshakeVersion) };
+        if config.versions.is_empty() {
+            return Err(ConfigError::NoVersion);
+        }
+        let newest = config.newest();
+        let stateless_only = newest.is_none().then(|| config.modern_versions().newest()).flatten();
         let rx_len = rx.as_ref().len();
         if rx_len < MIN_RX_BUFFER {
             return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
@@ -148,7 +164,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
             config,
             rx: LineState::new(),
             tx: Outbox::new(tx, config.output),
-            life: Lifecycle::new(config.role, config.own_flags()),
+            life: Lifecycle::new(config.role, config.own_flags(), stateless_only),
             out: Outbound::new(),
             inb: Inbound::new(),
             held: Held::new(rx_len),
@@ -161,6 +177,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
             framed: false,
             reserve: config.reply_reserve,
             first_reserve: config.reply_reserve,
+            own_tasks: config.capabilities.declares_tasks(),
+            info_len: 0,
+            identity_len: 0,
         };
         // The reserve holds the longest reply the endpoint writes on its own: an error
         // for the longest id it answers with the longest message it uses (and a few
@@ -173,10 +192,29 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if config.reply_reserve < floor {
             return Err(ConfigError::ReserveTooSmall { needed: floor });
         }
-        // A server's initialize result must fit too, until it is sent.
+        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
+        let info = core.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
+        let caps = core.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
+        let empty = core.measure(|tx| {
+            tx.result_with(id, |out| {
+                out.put(b"{}");
+                Ok(())
+            })
+        })?;
+        core.info_len = info.saturating_sub(empty) + 2;
+        core.identity_len = core.info_len + caps.saturating_sub(empty) + 2;
         if config.role == Role::Server {
-            let needed = core.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
-            core.first_reserve = core.reserve.max(needed);
+            // A server's initialize result must fit too, until it is sent, and its
+            // discover result whenever one is asked for.
+            if let Some(newest) = newest {
+                let needed =
+                    core.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
+                core.first_reserve = core.reserve.max(needed);
+            }
+            if !config.modern_versions().is_empty() {
+                let discover = core.measure(|tx| tx.result_with(id, |out| config.write_discover_result(out)))?;
+                core.first_reserve = core.first_reserve.max(discover);
+            }
         }
         if core.tx.capacity() < core.first_reserve {
             return Err(ConfigError::TxTooSmall { needed: core.first_reserve });
@@ -334,6 +372,22 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         self.core.advance(now);
         self.core.rx.close();
         self.core.refresh_timers();
+    }
+
+    /// The channel `origin` closed (a stateless HTTP POST's response stream, say). In the
+    /// stateless era that is how a client cancels (2026-07-28): every request of the
+    /// peer's that came in on it is over, reported as [`Event::Cancelled`](super::Event::Cancelled)
+    /// (a listen stream included: its subscription ends), nothing more is sent for it, and
+    /// requests held for it are dropped. In a handshake session a closed stream cancels
+    /// nothing (2025 Streamable HTTP): this does nothing there. Returns how many requests
+    /// it ended.
+    pub fn handle_origin_closed(&mut self, now: Instant, origin: Origin) -> usize {
+        self.core.advance(now);
+        if !self.core.life.is_stateless() {
+            return 0;
+        }
+        let held = self.core.held.drop_origin(self.rx.as_mut(), origin.0);
+        held + self.core.inb.table().close_origin(origin)
     }
 
     /// Time has passed: expires requests, sends keepalive pings. Safe to call at any time

@@ -11,7 +11,7 @@ use std::time::Duration;
 use mcp_sansio::mcp::{Method, ProtocolVersion, Role};
 use std::collections::HashMap;
 
-use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output, PendingRequest, Responded, SendError};
+use mcp_sansio::session::{Config, Endpoint, Era, Event, Misbehavior, Output, PendingRequest, Responded, SendError};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::RawJson;
 
@@ -131,8 +131,10 @@ pub fn raw(text: &'static [u8]) -> RawJson<'static> {
     RawJson::parse(text).unwrap()
 }
 
+/// A handshake-era client (the era pinned: the tests of the handshake expect it to open
+/// with `initialize`; the stateless era has tests of its own).
 pub fn client_config() -> Config<'static> {
-    Config::new(Role::Client, raw(CLIENT_INFO)).capabilities(raw(CLIENT_CAPS))
+    Config::new(Role::Client, raw(CLIENT_INFO)).capabilities(raw(CLIENT_CAPS)).era(Era::Legacy)
 }
 
 pub fn server_config() -> Config<'static> {
