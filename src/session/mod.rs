@@ -92,8 +92,10 @@ mod pending;
 mod receive;
 mod receive_modern;
 mod replies;
+mod request_state;
 mod responder;
 mod retry;
+mod sip;
 mod snapshot;
 mod timers;
 mod transmit;
@@ -111,6 +113,7 @@ pub use event::{
 };
 pub use modern::{ModernRequest, TASKS_EXTENSION};
 pub use pending::PendingRequest;
+pub use request_state::{StateBinding, StateError, StateSealer};
 pub use retry::RetryTicket;
 pub use snapshot::{Snapshot, SnapshotError};
 pub use transmit::{Origin, OutputMode, Transmit};
