@@ -77,8 +77,6 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     pub first_reserve: usize,
     /// This side declared the tasks extension (2026-07-28).
     pub own_tasks: bool,
-    /// The most bytes `config.info` writes (the `serverInfo` of a stateless result).
-    pub info_len: usize,
     /// The most bytes `config.capabilities` and `config.info` write together (the `_meta`
     /// of a stateless client's requests).
     pub identity_len: usize,
@@ -181,7 +179,11 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
         if !input_over {
             return None;
         }
-        // The peer's input is over: nothing can answer our requests any more.
+        // The peer's input is over: nothing can cancel a listen stream any more, so it
+        // ends from this side; nothing can answer our requests any more.
+        if self.life.is_stateless() && self.config.role == crate::mcp::Role::Server {
+            self.end_listens();
+        }
         if self.life.close(Cause::InputEnded) {
             self.timers.ping = None;
             self.out.fail_all(CloseReason::PeerClosed);

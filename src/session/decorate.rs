@@ -28,8 +28,6 @@ use crate::wire::{Amend, EncodeError, JsonKind, JsonOut, Plan, RawJson, RequestI
 /// How the endpoint completes one stateless result.
 pub(crate) struct Decoration<'d> {
     pub info: &'d Info<'d>,
-    /// The most bytes `info` writes.
-    pub info_len: usize,
     pub method: Option<Method<'static>>,
     pub ctx: &'d ModernCtx,
     pub cache: CacheHints,
@@ -46,7 +44,6 @@ pub(crate) struct Decoration<'d> {
 impl<'d> Decoration<'d> {
     pub fn new(
         info: &'d Info<'d>,
-        info_len: usize,
         method: Option<Method<'static>>,
         ctx: &'d ModernCtx,
         cache: CacheHints,
@@ -54,7 +51,6 @@ impl<'d> Decoration<'d> {
     ) -> Self {
         Self {
             info,
-            info_len,
             method,
             ctx,
             cache,
@@ -215,6 +211,8 @@ impl Amend for Decoration<'_> {
         // `"resultType":"complete",` `"ttlMs":<20 digits>,` `"cacheScope":"private",`
         // `"_meta":{` `"…/serverInfo":` info `,"…/subscriptionId":` id `},`
         let id = self.subscription.map_or(0, |id| id.as_token().len() + 45);
-        24 + 29 + 24 + 9 + 38 + self.info_len + id + 2
+        // Only a frame that did not fit asks: measured then, not kept.
+        let info = crate::wire::measure_with(|out| self.info.write(out));
+        24 + 29 + 24 + 9 + 38 + info + id + 2
     }
 }

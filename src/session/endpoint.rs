@@ -178,7 +178,6 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
             reserve: config.reply_reserve,
             first_reserve: config.reply_reserve,
             own_tasks: config.capabilities.declares_tasks(),
-            info_len: 0,
             identity_len: 0,
         };
         // The reserve holds the longest reply the endpoint writes on its own: an error
@@ -201,8 +200,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
                 Ok(())
             })
         })?;
-        core.info_len = info.saturating_sub(empty) + 2;
-        core.identity_len = core.info_len + caps.saturating_sub(empty) + 2;
+        core.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
         if config.role == Role::Server {
             // A server's initialize result must fit too, until it is sent, and its
             // discover result whenever one is asked for.
@@ -436,6 +434,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         }
         if let Some(event) = core.closed_event() {
             return Output::Event(event);
+        }
+        // The end of input may have ended listen streams from this side (their ends).
+        if !core.tx.is_empty() {
+            return core.transmit();
         }
         Output::Idle { next_timeout: core.next_deadline() }
     }

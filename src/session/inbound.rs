@@ -47,8 +47,40 @@ impl InEntry {
     }
 }
 
+/// What the handle that answers one request needs of the table, as a trait object: two
+/// words where a [`Table`] is three, so that a request handle stays within 128 bytes
+/// (moved inline inside every `Event::Request`).
+pub(crate) trait Slots {
+    /// The live request in `slot`, if it is the one with `serial`, to read.
+    fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry>;
+    /// The same, to change.
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry>;
+    /// What became of `serial`, which is in no live slot.
+    fn fate(&self, serial: u64) -> Fate;
+    /// Frees `slot` (see [`Table::end`]).
+    fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest>;
+}
+
+impl<const M: usize> Slots for Inbound<M> {
+    fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
+        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
+        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    fn fate(&self, serial: u64) -> Fate {
+        self.book.serials.fate(serial)
+    }
+
+    fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest> {
+        self.table().end(slot, answered)
+    }
+}
+
 /// The slots of [`Inbound`] with its bookkeeping, as a view that does not depend on the
-/// number of slots: the tables' logic, and the handle that answers one request.
+/// number of slots: the tables' logic.
 pub(crate) struct Table<'t> {
     slots: &'t mut [Option<InEntry>],
     book: &'t mut Book,
@@ -203,21 +235,6 @@ impl Table<'_> {
             self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
         }
         Some((slot, serial))
-    }
-
-    /// The live request in `slot`, if it is the one with `serial`, to read.
-    pub fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
-        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
-    }
-
-    /// The live request in `slot`, if it is the one with `serial`.
-    pub fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
-        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
-    }
-
-    /// What became of `serial`, which is in no live slot.
-    pub fn fate(&self, serial: u64) -> Fate {
-        self.book.serials.fate(serial)
     }
 
     /// Frees `slot`: its request is over. `answered` says whether the application

@@ -245,6 +245,23 @@ impl Responder<'_> {
 }
 
 impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+    /// The client's input ended, so no cancellation can come for its listen streams any
+    /// more: they end from this side, gracefully (the specification's "the server tears
+    /// it down"): an acknowledged one with its closing result, one not yet acknowledged
+    /// with -32603. Streams whose end does not fit the transmit buffer now stay open until
+    /// the application answers them.
+    pub fn end_listens(&mut self) {
+        let mut streams = [None; IN];
+        for (n, (slot, entry)) in self.inb.live_entries().enumerate().take(IN) {
+            if let Some(listen) = entry.modern.and_then(|m| m.listen) {
+                streams[n] = Some((slot, entry.serial, listen.acked));
+            }
+        }
+        for (slot, serial, acked) in streams.into_iter().flatten() {
+            let _ = self.responder(Some(slot), serial).end_listen(acked);
+        }
+    }
+
     /// Sends a change notification to every acknowledged listen stream granted it: all of
     /// them or, if the transmit buffer cannot take them all, none.
     pub fn broadcast<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<(), SendError> {

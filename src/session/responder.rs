@@ -20,7 +20,7 @@ use super::caller_errors::{Responded, SendError};
 use super::config::Config;
 use super::core::Core;
 use super::decorate::Decoration;
-use super::inbound::{InEntry, Table};
+use super::inbound::{InEntry, Slots};
 use super::pending::{Fate, PendingRequest};
 use super::replies::write_replacement;
 use crate::mcp::ProtocolVersion;
@@ -35,32 +35,20 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         let version = self.life.version();
         let origin = self.inb.origin(slot);
         let slot = slot.map_or(NO_SLOT, |s| s as u32);
-        let info_len = self.info_len as u32;
-        Responder {
-            tx: self.tx.to(origin),
-            table: self.inb.table(),
-            config: &self.config,
-            slot,
-            info_len,
-            serial,
-            closed,
-            version,
-        }
+        Responder { tx: self.tx.to(origin), table: &mut self.inb, config: &self.config, slot, serial, closed, version }
     }
 }
 
 /// The ability to answer one inbound request: the transmit buffer and the table.
 pub(crate) struct Responder<'e> {
     pub(super) tx: FrameView<'e>,
-    pub(super) table: Table<'e>,
+    pub(super) table: &'e mut (dyn Slots + 'static),
     /// What stateless results are completed with (`serverInfo`, caching hints).
     pub(super) config: &'e Config<'e>,
     /// The request's slot, [`NO_SLOT`] if it is not live. (Kept small: a request handle
     /// is copied around inside every `Event::Request`, and up to 128 bytes the copies
     /// stay inline.)
     slot: u32,
-    /// The most bytes `config.info` writes.
-    info_len: u32,
     serial: u64,
     /// Whether the session was shut down (then nothing more is sent).
     closed: bool,
@@ -129,8 +117,25 @@ impl<'e> Responder<'e> {
     /// Sends a result and frees the slot. A stateless request's result is completed on
     /// its way out (see [`decorate`](super::decorate)).
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        let (config, info_len) = (self.config, self.info_len as usize);
-        self.answer(true, |tx, entry| {
+        self.respond_as(true, result)
+    }
+
+    /// Ends a listen stream from this side, as the endpoint does when the peer's input
+    /// ends: its closing result if it was acknowledged, else -32603. A later answer from
+    /// the application is suppressed.
+    pub fn end_listen(&mut self, acknowledged: bool) -> Result<Responded, SendError> {
+        if acknowledged {
+            return self.respond_as(false, &RawJson::EMPTY_OBJECT);
+        }
+        self.answer(false, |tx, e| {
+            let id = ErrorId::Id(e.id.as_ref());
+            Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Server closing", None::<&()>)?)
+        })
+    }
+
+    fn respond_as<R: Serialize + ?Sized>(&mut self, answered: bool, result: &R) -> Result<Responded, SendError> {
+        let config = self.config;
+        self.answer(answered, |tx, entry| {
             let id = entry.id.as_ref();
             let Some(ctx) = entry.modern.as_ref() else { return Ok(tx.result(id, result)?) };
             let subscription = match ctx.listen {
@@ -138,7 +143,7 @@ impl<'e> Responder<'e> {
                 Some(_) => Some(id),
                 None => None,
             };
-            let mut decoration = Decoration::new(&config.info, info_len, entry.method, ctx, config.cache, subscription);
+            let mut decoration = Decoration::new(&config.info, entry.method, ctx, config.cache, subscription);
             tx.result_amended(id, result, &mut decoration)
         })
     }

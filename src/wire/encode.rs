@@ -722,6 +722,14 @@ pub(crate) fn measure<T: Serialize + ?Sized>(value: &T) -> usize {
     out.len()
 }
 
+/// How many bytes `write` writes, counted without being stored.
+pub(crate) fn measure_with(write: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>) -> usize {
+    let mut none = [0u8; 0];
+    let mut out = Out::new(&mut none);
+    let _ = write(&mut JsonOut { out: &mut out });
+    out.len()
+}
+
 /// The first byte after an object's opening brace that is not whitespace (raw JSON is
 /// written verbatim, spaces included).
 fn first_inside(object: &[u8]) -> Option<u8> {
