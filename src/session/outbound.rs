@@ -12,6 +12,10 @@ use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::NumberBuf;
 
+/// The deadline of a request without one (a listen stream's): the far end of the clock,
+/// never due and never reported by `poll_timeout`.
+const NEVER: Instant = Instant::from_millis(u64::MAX);
+
 /// How a request ended before its response arrived (the event is still to be delivered).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Ended {
@@ -120,7 +124,7 @@ impl<const N: usize> Outbound<N> {
 
     fn recount(&mut self) {
         let live = self.slots.iter().flatten().filter(|e| e.is_live());
-        self.earliest = live.map(OutEntry::deadline).min();
+        self.earliest = live.map(OutEntry::deadline).filter(|d| *d != NEVER).min();
         self.ended = self.slots.iter().flatten().filter(|e| !e.is_live()).count();
     }
 
@@ -155,7 +159,9 @@ impl<const N: usize> Outbound<N> {
         let Some(place) = self.slots.get_mut(slot) else { return };
         *place = Some(entry);
         let d = entry.deadline();
-        self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
+        if d != NEVER {
+            self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
+        }
     }
 
     /// Live requests.
