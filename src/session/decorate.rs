@@ -23,7 +23,7 @@ use super::caller_errors::SendError;
 use super::config::{CacheHints, Info};
 use super::modern::ModernCtx;
 use crate::mcp::{Capability, Method, meta_keys};
-use crate::wire::{Amend, EncodeError, JsonKind, JsonOut, Plan, RawJson, RequestIdRef};
+use crate::wire::{Amend, EncodeError, JsonKind, JsonOut, Plan, RawJson, RequestIdRef, may_have_member};
 
 /// How the endpoint completes one stateless result.
 pub(crate) struct Decoration<'d> {
@@ -108,7 +108,13 @@ impl Amend for Decoration<'_> {
     fn plan(&mut self, object: RawJson<'_>) -> Result<Plan, SendError> {
         let (mut result_type, mut meta, mut ttl, mut scope) = (None, None, false, false);
         let (mut input_requests, mut state) = (None, false);
-        for (key, value) in object.members() {
+        // Most results name none of these: a quick pass over the bytes says so, and the
+        // walk through the members is skipped. (`inputRequests` and `requestState` matter
+        // only with a `resultType`; the caching hints only on a cacheable method.)
+        const CACHEABLE: [&[u8]; 4] = [b"resultType", b"_meta", b"ttlMs", b"cacheScope"];
+        let names: &[&[u8]] = if is_cacheable(self.method) { &CACHEABLE } else { &CACHEABLE[..2] };
+        let members = may_have_member(object.as_bytes(), names).then(|| object.members()).into_iter().flatten();
+        for (key, value) in members {
             match key.raw() {
                 b"resultType" => result_type = Some(value),
                 b"_meta" => meta = Some(value),

@@ -14,7 +14,7 @@ use super::caller_errors::SendError;
 use super::config::{Capabilities, Info};
 use super::retry::target_of;
 use crate::mcp::{LoggingLevel, Method, ProtocolVersion, meta_keys};
-use crate::wire::{Amend, EncodeError, JsonOut, Plan, RawJson, RequestIdRef};
+use crate::wire::{Amend, EncodeError, JsonOut, Plan, RawJson, RequestIdRef, may_have_member};
 
 /// A retry's additions: the answers, and the state as received.
 pub(crate) struct RetryParts<'d, R: ?Sized> {
@@ -51,6 +51,15 @@ const KEYS: [&str; 5] = [
     meta_keys::LOG_LEVEL,
 ];
 
+/// The keys as written: quoted, with their colon.
+const QUOTED: [&[u8]; 5] = [
+    b"\"io.modelcontextprotocol/protocolVersion\":",
+    b"\"io.modelcontextprotocol/clientCapabilities\":",
+    b"\"io.modelcontextprotocol/clientInfo\":",
+    b"\"progressToken\":",
+    b"\"io.modelcontextprotocol/logLevel\":",
+];
+
 impl<'d, R: Serialize + ?Sized> Envelope<'d, R> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -81,7 +90,11 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
 
     fn plan(&mut self, params: RawJson<'_>) -> Result<Plan, SendError> {
         let mut meta = None;
-        for (key, value) in params.members() {
+        // A quick pass over the bytes first: most params have none of these.
+        const NAMES: [&[u8]; 3] = [b"_meta", b"inputResponses", b"requestState"];
+        let names = if self.retry.is_some() { &NAMES[..] } else { &NAMES[..1] };
+        let members = may_have_member(params.as_bytes(), names).then(|| params.members()).into_iter().flatten();
+        for (key, value) in members {
             match key.raw() {
                 b"_meta" => meta = Some(value),
                 b"inputResponses" | b"requestState" if self.retry.is_some() => return Err(SendError::RetryMismatch),
@@ -129,10 +142,14 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
             if !core::mem::take(&mut first) {
                 out.put(b",");
             }
-            out.string(KEYS[key]);
-            out.put(b":");
+            // The keys need no escaping: written as they are, quoted.
+            out.put(QUOTED[key]);
             match key {
-                VERSION => out.string(self.version.as_str()),
+                VERSION => {
+                    out.put(b"\"");
+                    out.put(self.version.as_str().as_bytes());
+                    out.put(b"\"");
+                }
                 CAPS => self.capabilities.write(out)?,
                 INFO => self.info.write(out)?,
                 PROGRESS => out.raw(self.progress.map_or(&b"0"[..], |t| t.as_token())),

@@ -150,17 +150,34 @@ fn meta_of(params: Option<RawJson<'_>>) -> Option<RawJson<'_>> {
 }
 
 /// Reads and checks a stateless request's `_meta` against the versions this side speaks
-/// statelessly.
-pub(crate) fn read_envelope<'a>(params: Option<RawJson<'a>>, supported: VersionSet) -> Result<ModernCtx, Fault<'a>> {
+/// statelessly. Its progress token, if any, comes along (read in the same pass).
+pub(crate) fn read_envelope<'a>(
+    params: Option<RawJson<'a>>,
+    supported: VersionSet,
+) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
     let meta = meta_of(params).ok_or(Fault::MissingVersion)?;
-    let (mut version, mut caps, mut log) = (None, None, None);
+    let (mut version, mut caps, mut log, mut token) = (None, None, None, None);
     for (key, value) in meta.members() {
-        if key.eq_str(meta_keys::PROTOCOL_VERSION) {
-            version = Some(value);
-        } else if key.eq_str(meta_keys::CLIENT_CAPABILITIES) {
-            caps = Some(value);
-        } else if key.eq_str(meta_keys::LOG_LEVEL) {
-            log = Some(value);
+        // Keys compared as they are on the wire: an escaped spelling of a reserved key
+        // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
+        // by the slow one below.
+        match key.raw() {
+            b"io.modelcontextprotocol/protocolVersion" => version = Some(value),
+            b"io.modelcontextprotocol/clientCapabilities" => caps = Some(value),
+            b"io.modelcontextprotocol/logLevel" => log = Some(value),
+            b"progressToken" => token = Some(value),
+            _ if key.is_escaped() => {
+                if key.eq_str(meta_keys::PROTOCOL_VERSION) {
+                    version = Some(value);
+                } else if key.eq_str(meta_keys::CLIENT_CAPABILITIES) {
+                    caps = Some(value);
+                } else if key.eq_str(meta_keys::LOG_LEVEL) {
+                    log = Some(value);
+                } else if key.eq_str(meta_keys::PROGRESS_TOKEN) {
+                    token = Some(value);
+                }
+            }
+            _ => {}
         }
     }
     let version = version.filter(|v| v.kind() == JsonKind::String).ok_or(Fault::MissingVersion)?;
@@ -169,15 +186,14 @@ pub(crate) fn read_envelope<'a>(params: Option<RawJson<'a>>, supported: VersionS
         None => None,
         Some(level) => Some(level.decode::<LoggingLevel>().map_err(|_| Fault::BadLogLevel)?),
     };
-    let known = version.as_str().and_then(ProtocolVersion::from_json).filter(|v| supported.contains(*v));
-    let Some(known) = known else { return Err(Fault::Unsupported(version)) };
-    Ok(ModernCtx {
-        version: known,
-        caps: CapabilitySet::from_client_json(caps),
-        tasks: declares_tasks(caps),
-        log,
-        listen: None,
-    })
+    let known = match version.as_bytes() {
+        b"\"2026-07-28\"" => Some(ProtocolVersion::V2026_07_28),
+        _ => version.as_str().and_then(ProtocolVersion::from_json),
+    };
+    let Some(known) = known.filter(|v| supported.contains(*v)) else { return Err(Fault::Unsupported(version)) };
+    let flags = CapabilitySet::from_client_json(caps);
+    let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
+    Ok((ModernCtx { version: known, caps: flags, tasks, log, listen: None }, token))
 }
 
 /// Whether a capabilities object declares the tasks extension.
@@ -210,7 +226,7 @@ mod tests {
     #[test]
     fn envelope_faults_in_order() {
         let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
-        let read = |t| read_envelope(params(t), modern);
+        let read = |t| read_envelope(params(t), modern).map(|(ctx, _)| ctx);
         assert_eq!(read(r#"{}"#), Err(Fault::MissingVersion));
         assert_eq!(read(r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}"#), Err(Fault::MissingVersion));
         assert_eq!(

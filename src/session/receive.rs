@@ -312,12 +312,14 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         &mut self,
         r: Request<'e>,
         method: Method<'e>,
-        modern: Option<ModernCtx>,
+        modern: Option<(ModernCtx, Option<RawJson<'e>>)>,
     ) -> Option<Received<'e>> {
-        let token = r
-            .params
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
+        // A stateless request's token was read with the rest of its `_meta`.
+        let (modern, token) = match modern {
+            Some((ctx, token)) => (Some(ctx), token),
+            None => (None, r.params.and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken"))),
+        };
+        let token = token
             .filter(|t| t.kind() == JsonKind::String || t.as_i64().is_some() || t.as_u64().is_some())
             .and_then(|t| RequestIdRef::from_validated(t.as_bytes()).to_owned().ok());
         let Ok(id) = r.id.to_owned() else { return self.refuse(&r, RefuseReason::IdTooLong) };

@@ -156,8 +156,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         } else if method.is_known() && !method.allowed(modern, Role::Client) {
             return self.refuse_plain(&r, RefuseReason::NotInVersion);
         }
-        let ctx = match read_envelope(r.params, self.config.modern_versions()) {
-            Ok(ctx) => ctx,
+        let (ctx, token) = match read_envelope(r.params, self.config.modern_versions()) {
+            Ok(read) => read,
             Err(Fault::MissingVersion) => return self.refuse_plain(&r, RefuseReason::MissingProtocolVersion),
             Err(Fault::MissingCapabilities) => return self.refuse_plain(&r, RefuseReason::MissingClientCapabilities),
             Err(Fault::BadLogLevel) => return self.refuse_plain(&r, RefuseReason::InvalidLogLevel),
@@ -189,7 +189,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
                 && self.held.hold(area, raw, r.id.as_token(), self.origin.map(|o| o.0));
             return if held { None } else { self.refuse_plain(&r, RefuseReason::TooManyRequests) };
         }
-        self.admit_with(r, method, Some(ctx))
+        self.admit_with(r, method, Some((ctx, token)))
     }
 
     /// The origin of the frame being processed, as held entries store it.
@@ -217,7 +217,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 
     /// A held stateless request's `_meta`, read again as it is delivered (it passed the
     /// checks when it was held).
-    pub(crate) fn held_context(&self, params: Option<RawJson<'_>>) -> Option<ModernCtx> {
+    pub(crate) fn held_context<'e>(&self, params: Option<RawJson<'e>>) -> Option<(ModernCtx, Option<RawJson<'e>>)> {
         if !self.life.is_stateless() || self.config.role != Role::Server {
             return None;
         }

@@ -86,6 +86,9 @@ impl KeyDigest {
 /// The digest of a string's unescaped text, so that two spellings of one string (`"é"`
 /// and `"\u00e9"`) agree.
 pub(crate) fn digest_str(s: JsonStr<'_>) -> u64 {
+    if let Some(plain) = s.as_plain() {
+        return fnv(plain.as_bytes());
+    }
     let mut h = fnv(b"");
     let mut feed = |bytes: &[u8]| {
         for &b in bytes {

@@ -714,6 +714,46 @@ pub(crate) struct Plan {
     pub meta_at: Option<usize>,
 }
 
+/// Whether `json` (valid JSON text) may have a member named one of `names` at any depth:
+/// `false` means certainly not, so that an [`Amend`] can skip walking the object. A
+/// quick pass over the bytes: each quote is followed by a name and a closing quote?
+pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
+    // The names' first bytes, to look at most quotes no further.
+    let mut firsts = 0u128;
+    for n in names {
+        if let Some(&b) = n.first() {
+            firsts |= 1 << (b & 127);
+        }
+    }
+    let mut at = 0;
+    while let Some(q) = next_quote(json, at) {
+        let rest = json.get(q + 1..).unwrap_or_default();
+        if rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
+            && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
+        {
+            return true;
+        }
+        at = q + 1;
+    }
+    false
+}
+
+/// The offset of the next `"` from `i`: blocks without one skipped, then eight bytes at a
+/// time.
+#[inline]
+fn next_quote(buf: &[u8], mut i: usize) -> Option<usize> {
+    use super::find::{eq_mask, first, word};
+    // Quotes are close together in JSON: words, not blocks.
+    while let Some(w) = word(buf, i) {
+        let m = eq_mask(w, b'"');
+        if m != 0 {
+            return Some(i + first(m));
+        }
+        i += 8;
+    }
+    buf.get(i..)?.iter().position(|&b| b == b'"').map(|p| i + p)
+}
+
 /// How many bytes `value` serializes to, counted without being stored.
 pub(crate) fn measure<T: Serialize + ?Sized>(value: &T) -> usize {
     let mut none = [0u8; 0];

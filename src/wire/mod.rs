@@ -46,5 +46,7 @@ pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanEr
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
-pub(crate) use encode::{Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, measure, measure_with, read_tag};
+pub(crate) use encode::{
+    Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, may_have_member, measure, measure_with, read_tag,
+};
 pub(crate) use navigate::batch_element;
