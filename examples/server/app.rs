@@ -31,7 +31,7 @@ use mcp_sansio::mcp::{
     Tool,
 };
 use mcp_sansio::session::{
-    Config, CursorCodec, CursorError, Endpoint, Event, IncomingRequest, RequestOptions, SendError,
+    Config, CursorCodec, CursorError, Endpoint, Event, IncomingRequest, RequestOptions, SendError, State,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson, RequestId, RequestIdRef};
@@ -116,8 +116,9 @@ pub enum Command {
     Fail { id: RequestId, code: ErrorCode, message: String, data: Option<Vec<u8>> },
     /// Report progress on the client's request `id`.
     Progress { id: RequestId, progress: f64, total: Option<f64>, message: Option<String> },
-    /// `notifications/message`, if `level` passes the level the client set.
-    Log { level: LoggingLevel, logger: Option<&'static str>, text: String },
+    /// `notifications/message`, if `level` passes the level the client set (2026-07-28:
+    /// the level the request `related` asked for; without one, none goes out).
+    Log { level: LoggingLevel, logger: Option<&'static str>, text: String, related: Option<RequestId> },
     /// Any other notification.
     Notify { method: &'static str, params: Option<Vec<u8>> },
     /// Ask the client something on behalf of the tool call `call`.
@@ -170,6 +171,25 @@ impl Ask {
             }
         }
     }
+}
+
+/// `{"resultType":"input_required","inputRequests":{"ask":{…}}}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InputAsk<'a> {
+    result_type: &'static str,
+    input_requests: AskOne<'a>,
+}
+
+#[derive(Serialize)]
+struct AskOne<'a> {
+    ask: AskRequest<'a>,
+}
+
+#[derive(Serialize)]
+struct AskRequest<'a> {
+    method: &'static str,
+    params: RawJson<'a>,
 }
 
 /// A server→client request in flight for a tool call.
@@ -227,7 +247,8 @@ impl Job {
                     if i > 0 && !pause(cancel, Duration::from_millis(50)) {
                         break;
                     }
-                    mailbox.send(Command::Log { level: LoggingLevel::Info, logger: None, text: (*line).into() });
+                    let (text, related) = ((*line).into(), Some(id.clone()));
+                    mailbox.send(Command::Log { level: LoggingLevel::Info, logger: None, text, related });
                 }
                 fx::LOGGING_DONE.to_string()
             }
@@ -307,6 +328,8 @@ pub struct ServerApp {
     revision: u32,
     next_tick: Option<Instant>,
     ready: bool,
+    /// The client opened with a 2026-07-28 request: no handshake, stateless.
+    stateless: bool,
 }
 
 impl ServerApp {
@@ -328,6 +351,7 @@ impl ServerApp {
             revision: 0,
             next_tick: None,
             ready: false,
+            stateless: false,
         })
     }
 
@@ -436,16 +460,26 @@ impl ServerApp {
                     format!("Unsubscribed from resource: {uri}")
                 };
                 self.reply(req, &EmptyResult::EMPTY);
-                self.outbox.push_back(Command::Log { level: LoggingLevel::Info, logger: Some(fx::LOGGER), text });
+                let log = Command::Log { level: LoggingLevel::Info, logger: Some(fx::LOGGER), text, related: None };
+                self.outbox.push_back(log);
             }
             Method::PromptsGet => self.get_prompt(req),
+            // 2026-07-28: a listen stream. Acknowledged with what this server can send;
+            // the endpoint sends change notifications to it (tagged, filtered) and ends
+            // it when the client cancels it or its input ends.
+            Method::SubscriptionsListen => {
+                if let Err(e) = req.acknowledge() {
+                    self.note(format_args!("could not acknowledge {}: {e}", req.id));
+                }
+            }
             Method::CompletionComplete => self.complete(req),
             Method::LoggingSetLevel => match params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()) {
                 Some(p) => {
                     self.log_level = Some(p.level);
                     self.reply(req, &EmptyResult::EMPTY);
                     let text = format!("Log level set to: {}", p.level.as_str());
-                    self.outbox.push_back(Command::Log { level: LoggingLevel::Info, logger: Some(fx::LOGGER), text });
+                    let log = Command::Log { level: LoggingLevel::Info, logger: Some(fx::LOGGER), text, related: None };
+                    self.outbox.push_back(log);
                 }
                 None => self.fail(req, ErrorCode::INVALID_PARAMS, "Invalid params: level must be a logging level"),
             },
@@ -547,7 +581,7 @@ impl ServerApp {
                     meta: None,
                 }];
                 let params = json(&CreateMessageParams::new(&messages, 100));
-                self.outbox.push_back(Command::Ask { call: req.id_owned(), ask: Ask::Sampling, params });
+                self.ask(req, Ask::Sampling, params);
             }
             "test_elicitation" => {
                 let Some(message) = string_arg(args, "message") else {
@@ -602,7 +636,7 @@ impl ServerApp {
         }
     }
 
-    fn elicit(&mut self, req: &IncomingRequest<'_>, message: &str, schema: &'static str, prefix: &'static str) {
+    fn elicit(&mut self, req: &mut IncomingRequest<'_>, message: &str, schema: &'static str, prefix: &'static str) {
         let params = ElicitParams::Form(ElicitFormParams {
             mode: None,
             message: JsonStr::from_text(message),
@@ -610,8 +644,40 @@ impl ServerApp {
             task: None,
             meta: None,
         });
-        let ask = Ask::Elicitation { prefix };
-        self.outbox.push_back(Command::Ask { call: req.id_owned(), ask, params: json(&params) });
+        self.ask(req, Ask::Elicitation { prefix }, json(&params));
+    }
+
+    /// A tool needs the client: in a handshake session it sends its request and answers
+    /// the call when the client has answered; in the stateless era (2026-07-28) it
+    /// answers `input_required` with the request under the key `ask`, and the client's
+    /// retry brings the answer (no state needed: the retry carries the original
+    /// arguments).
+    fn ask(&mut self, req: &mut IncomingRequest<'_>, ask: Ask, params: Vec<u8>) {
+        if req.modern().is_none() {
+            self.outbox.push_back(Command::Ask { call: req.id_owned(), ask, params });
+            return;
+        }
+        let answer = req.params.and_then(|p| p.get("inputResponses")).and_then(|r| r.get("ask"));
+        if let Some(answer) = answer {
+            let result = match ask.summary(answer) {
+                Ok(text) => json(&CallToolResult::text(&text)),
+                Err(why) => json(&CallToolResult::error(&format!("{}: {why}", ask.failure()))),
+            };
+            return self.reply(req, &RawJson::parse(&result).expect("valid JSON"));
+        }
+        let params = RawJson::parse(&params).expect("valid JSON");
+        let request = AskRequest { method: ask.method(), params };
+        let result = json(&InputAsk { result_type: "input_required", input_requests: AskOne { ask: request } });
+        match req.respond(&RawJson::parse(&result).expect("valid JSON")) {
+            Ok(_) => {}
+            Err(SendError::CapabilityNotDeclared(_)) => {
+                // The client cannot be asked: the tool says so, as in a handshake session.
+                let text = format!("{}: the client did not declare the capability", ask.failure());
+                self.reply(req, &CallToolResult::error(&text))
+            }
+            Err(SendError::TxFull { .. }) => self.outbox.push_back(Command::Respond { id: req.id_owned(), result }),
+            Err(e) => self.note(format_args!("could not answer {}: {e}", req.id)),
+        }
     }
 
     /// Runs `job` on a worker; it answers through the mailbox.
@@ -628,7 +694,9 @@ impl ServerApp {
     fn update_watched(&mut self, text: Option<String>) -> usize {
         self.revision += 1;
         self.watched = text.unwrap_or_else(|| format!("{} (revision {})", fx::WATCHED_TEXT, self.revision));
-        if !self.subscriptions.contains(fx::WATCHED_URI) {
+        // 2026-07-28: sent to whichever listen streams were granted the URI (the
+        // endpoint knows them); a handshake session keeps its subscriptions here.
+        if !self.stateless && !self.subscriptions.contains(fx::WATCHED_URI) {
             return 0;
         }
         let params = json(&ResourceUriParams::new(fx::WATCHED_URI));
@@ -823,7 +891,7 @@ impl ServerApp {
                 Some(request) => ep.send_progress(&request, *progress, *total, message.as_deref()).map(drop),
                 None => Ok(()),
             },
-            Command::Log { level, logger, text } => {
+            Command::Log { level, logger, text, related } => {
                 if self.log_level.is_some_and(|min| *level < min) {
                     return Ok(());
                 }
@@ -833,7 +901,20 @@ impl ServerApp {
                     data: LogData::Text(JsonStr::from_text(text)),
                     meta: None,
                 };
-                ep.send_notification(now, "notifications/message", Some(&params))
+                if ep.state() != State::Stateless {
+                    return ep.send_notification(now, "notifications/message", Some(&params));
+                }
+                // 2026-07-28: a log message goes with its request, and only at the level
+                // it asked for; the endpoint checks.
+                match related.as_ref().and_then(|id| ep.find_pending(id.as_ref())) {
+                    Some(request) => {
+                        match ep.send_related_notification(now, &request, "notifications/message", Some(&params)) {
+                            Err(SendError::LogLevelNotRequested) => Ok(()),
+                            other => other,
+                        }
+                    }
+                    None => Ok(()),
+                }
             }
             Command::Notify { method, params } => match params {
                 Some(p) => ep.send_notification(now, method, Some(&RawJson::parse(p).expect("valid JSON"))),
@@ -902,6 +983,11 @@ impl App<OUT, IN> for ServerApp {
             Event::Ready { .. } => self.ready = true,
             Event::Request(mut req) => {
                 self.note(format_args!("request {} {}", req.id, req.method));
+                if req.modern().is_some() {
+                    // No handshake in this era: the first request opens it.
+                    self.stateless = true;
+                    self.ready = true;
+                }
                 self.on_request(&mut req, mailbox)
             }
             Event::Response { id, result, .. } => self.answered(&id, Ok(result)),
