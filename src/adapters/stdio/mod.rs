@@ -44,12 +44,13 @@ mod event_loop;
 mod input;
 mod mailbox;
 mod output;
+mod serve;
 mod shared;
-mod workers;
 
+pub use crate::adapters::app::MailboxError;
+pub use crate::adapters::app::{DEFAULT_QUEUE, WorkerPool};
 pub use child::{ChildProcess, Exit, StderrMode};
 pub use event_loop::{App, DEFAULT_LINGER, StdioLoop};
-pub use mailbox::{Mailbox, MailboxError};
+pub use mailbox::Mailbox;
 pub use output::{PENDING_LIMIT, Sink};
 pub use shared::DEFAULT_MAILBOX_CAPACITY;
-pub use workers::{DEFAULT_QUEUE, WorkerPool};

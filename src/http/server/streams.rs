@@ -683,6 +683,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.open_post_stream(stream).is_some()
     }
 
+    /// The message store back, to reuse for another session.
+    pub fn into_store(self) -> B {
+        self.log.into_buffer()
+    }
+
     /// Forgets everything stored (the session ended).
     pub fn clear(&mut self) {
         self.log.clear();
