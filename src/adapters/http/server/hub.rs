@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::session::{Awake, Ep, Life, Pool, Session};
+use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams};
 use super::store::MapStore;
 use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
 use crate::http::server::{
-    IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig, Streams,
+    IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig,
 };
 use crate::mcp::{CapabilitySet, ProtocolVersion};
 use crate::session::{Config, RequestOptions, Snapshot};
@@ -71,10 +71,10 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         version: Option<ProtocolVersion>,
     ) -> Option<Box<Awake<'a, OUT, IN>>> {
         let streams = match legacy_url {
-            Some(url) => Streams::legacy(store, self.streams, url)?,
+            Some(url) => SessionStreams::legacy(store, self.streams, url)?,
             None => {
                 let epoch = self.epoch();
-                Streams::new(store, self.streams, epoch, version)
+                SessionStreams::new(store, self.streams, epoch, version)
             }
         };
         Some(Box::new(Awake {

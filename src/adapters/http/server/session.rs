@@ -12,6 +12,14 @@ use crate::time::Instant;
 /// A session's endpoint, over buffers it owns.
 pub(crate) type Ep<'a, const OUT: usize, const IN: usize> = Endpoint<'a, OUT, IN, Box<[u8]>>;
 
+/// POST streams a session has at once (more concurrent POSTs get 503).
+pub(crate) const POST_STREAMS: usize = 64;
+/// Connections a session's streams are carried on at once.
+pub(crate) const CONNECTIONS: usize = 64;
+
+/// A session's SSE side.
+pub(crate) type SessionStreams = Streams<Box<[u8]>, POST_STREAMS, CONNECTIONS>;
+
 /// A body waiting for room in the endpoint.
 pub(crate) struct Feed {
     /// The exchange it came on (answered 202 once fed, if `accept`).
@@ -23,7 +31,7 @@ pub(crate) struct Feed {
 
 pub(crate) struct Awake<'a, const OUT: usize, const IN: usize> {
     pub endpoint: Ep<'a, OUT, IN>,
-    pub streams: Streams<Box<[u8]>>,
+    pub streams: SessionStreams,
     pub outbox: Outbox,
     pub tickets: Tickets,
     pub feeds: VecDeque<Feed>,
