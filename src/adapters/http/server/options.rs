@@ -59,6 +59,14 @@ pub struct ServerOptions<'a> {
     pub session_key: Option<SessionKey>,
     /// 128 bits for session ids and event ids; `None` draws them from the OS.
     pub seed: Option<[u8; 16]>,
+    /// Whether `MCP-Protocol-Version` must name the session's negotiated version (and be
+    /// present from 2025-06-18), as [`check_session_version`](crate::http::server::check_session_version)
+    /// decides: 400 otherwise. Off by default: the header is only required to name a
+    /// version this server serves (400 otherwise), as the TypeScript SDK's server
+    /// checks, because clients differ (the official conformance suite itself sends
+    /// `2025-03-26` on requests of a 2025-11-25 session), and a session knows its version
+    /// anyway.
+    pub strict_protocol_version: bool,
 }
 
 impl Default for ServerOptions<'_> {
@@ -79,6 +87,7 @@ impl Default for ServerOptions<'_> {
             warm_time: Duration::from_secs(5),
             session_key: None,
             seed: None,
+            strict_protocol_version: false,
         }
     }
 }

@@ -651,7 +651,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let version = session.and_then(|h| self.hub.table.get(h).and_then(|s| s.version));
                 if let (Some(v), Some(_)) = (version, session)
-                    && let Err(b) = check_session_version(req.version, v)
+                    && let Err(b) = self.version_rule(req.version, v)
                 {
                     self.refuse(i, Refusal::BadRequest(b), Some(v), false);
                     return;
@@ -729,7 +729,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let version = self.hub.table.get(h).and_then(|s| s.version);
                 if let Some(v) = version
-                    && let Err(b) = check_session_version(req.version, v)
+                    && let Err(b) = self.version_rule(req.version, v)
                 {
                     self.refuse(i, Refusal::BadRequest(b), Some(v), false);
                     return;
@@ -754,7 +754,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let version = self.hub.table.get(h).and_then(|s| s.version);
                 if let Some(v) = version
-                    && let Err(b) = check_session_version(req.version, v)
+                    && let Err(b) = self.version_rule(req.version, v)
                 {
                     self.refuse(i, Refusal::BadRequest(b), Some(v), false);
                     return;
@@ -783,6 +783,16 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 self.hub.mark(h);
             }
         }
+    }
+
+    /// The `MCP-Protocol-Version` rule for a session's request (see
+    /// [`ServerOptions::strict_protocol_version`]).
+    fn version_rule(
+        &self,
+        header: Option<ProtocolVersion>,
+        negotiated: ProtocolVersion,
+    ) -> Result<(), crate::http::server::BadRequest> {
+        if self.opts.strict_protocol_version { check_session_version(header, negotiated).map(drop) } else { Ok(()) }
     }
 
     fn new_exchange(&mut self) -> u32 {
