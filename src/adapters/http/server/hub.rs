@@ -6,9 +6,7 @@ use std::collections::HashMap;
 use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams};
 use super::store::MapStore;
 use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
-use crate::http::server::{
-    IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig,
-};
+use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
 use crate::session::{Config, RequestOptions, Snapshot};
 use crate::time::Instant;
