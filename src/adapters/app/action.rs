@@ -138,9 +138,4 @@ impl Outbox {
     pub fn is_full(&self) -> bool {
         self.bytes > OUTBOX_LIMIT_BYTES
     }
-
-    pub fn clear(&mut self) -> VecDeque<Action> {
-        self.bytes = 0;
-        std::mem::take(&mut self.queue)
-    }
 }

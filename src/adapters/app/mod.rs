@@ -53,9 +53,9 @@
 //! use std::time::Duration;
 //! use mcp_sansio::adapters::app::{Context, Handler, Ticket, WorkerPool};
 //! use mcp_sansio::adapters::stdio::{Sink, StdioLoop};
-//! use mcp_sansio::mcp::{CallToolResult, Implementation, Method, Role, ServerCapabilities};
+//! use mcp_sansio::mcp::{CallToolResult, Implementation, ListChanged, Method, Role, ServerCapabilities};
 //! use mcp_sansio::session::{Config, Endpoint, Event};
-//! use mcp_sansio::wire::ErrorCode;
+//! use mcp_sansio::wire::{ErrorCode, RawJson};
 //!
 //! struct Slow {
 //!     pool: WorkerPool,
@@ -81,15 +81,19 @@
 //!                     ticket.respond(&CallToolResult::text("done"));
 //!                 });
 //!             }
-//!             Method::ToolsList => cx.reply(&mut req, &mcp_sansio::wire::RawJson::from_static(r#"{"tools":[{"name":"slow","inputSchema":{"type":"object"}}]}"#)),
-//!             _ => cx.reply_error(&mut req, ErrorCode::METHOD_NOT_FOUND, "Method not found"),
+//!             Method::ToolsList => {
+//!                 cx.reply(&mut req, &RawJson::from_static(r#"{"tools":[{"name":"slow","inputSchema":{"type":"object"}}]}"#));
+//!             }
+//!             _ => {
+//!                 cx.reply_error(&mut req, ErrorCode::METHOD_NOT_FOUND, "Method not found");
+//!             }
 //!         }
 //!     }
 //! }
 //!
 //! fn main() -> std::io::Result<()> {
 //!     let config = Config::new(Role::Server, Implementation::new("slow", "1.0.0"))
-//!         .capabilities(ServerCapabilities::new().tools());
+//!         .capabilities(ServerCapabilities::new().tools(ListChanged::NO));
 //!     let mut event_loop = StdioLoop::stdin()?;
 //!     let (mut rx, mut tx) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
 //!     let mut endpoint: Endpoint<'_, 8, 32> =

@@ -36,17 +36,17 @@
 //!   4 MiB by default), and takes at most about 64 KiB from a session's streams before
 //!   its client has read what it was given (a client that reads nothing for 30 s is
 //!   disconnected; its stream keeps what it had for a resume).
-//! * A session's streams store at most their buffer ([`ServerOptions::event_store`]);
+//! * A session's streams store at most their buffer ([`ServerOptions::event_store`](server::ServerOptions::event_store));
 //!   when a connected client does not read, the session stops draining its endpoint,
 //!   whose transmit buffer then fills, and what the application sends waits in the
 //!   session's queue, which stops the mailbox once it holds 1 MiB.
-//! * Sessions are capped ([`ServerOptions::max_sessions`], 503 beyond) and expire when
+//! * Sessions are capped ([`ServerOptions::max_sessions`](server::ServerOptions::max_sessions), 503 beyond) and expire when
 //!   idle (30 minutes by default). An idle session is put away as a 22-byte snapshot
 //!   of its endpoint (a few hundred bytes with its id and table entry); only the
-//!   [`ServerOptions::warm_sessions`] most recently used stay awake with their
+//!   [`ServerOptions::warm_sessions`](server::ServerOptions::warm_sessions) most recently used stay awake with their
 //!   buffers. A session put away keeps no replay store: a `Last-Event-ID` from before
 //!   names nothing and the GET opens the standalone stream.
-//! * Connections are capped ([`ServerOptions::max_connections`]); beyond, the rest wait
+//! * Connections are capped ([`ServerOptions::max_connections`](server::ServerOptions::max_connections)); beyond, the rest wait
 //!   in the kernel's listen backlog. Heads must complete within 10 s of their first
 //!   byte, kept-alive connections without a request close after 60 s.
 //!

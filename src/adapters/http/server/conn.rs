@@ -35,7 +35,7 @@ pub(crate) enum Phase {
     /// Reading a POST body.
     Body { req: Req, reader: BodyReader, body: Vec<u8> },
     /// The body waits for room in its session's endpoint; the session feeds it.
-    Feeding { req: Req },
+    Feeding,
     /// A response carried by a session's streams.
     Exchange(Exchange),
     /// A whole response is in the output; then the next request, or the close.

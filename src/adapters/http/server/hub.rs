@@ -86,8 +86,15 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     }
 
     /// A new session, awake. `Err(())` when the table is full (503).
-    pub fn open(&mut self, now: Instant, legacy: bool, legacy_path: &str) -> Result<SessionHandle, ()> {
-        let id = self.minter.random_id();
+    /// `id`: a signed id for it, if the server signs them.
+    pub fn open(
+        &mut self,
+        now: Instant,
+        legacy: bool,
+        legacy_path: &str,
+        id: Option<SessionId>,
+    ) -> Result<SessionHandle, ()> {
+        let id = id.unwrap_or_else(|| self.minter.random_id());
         let (rx, tx, store) = self.pool.take();
         let endpoint = Ep::with_buffers(self.config, rx, tx, now).map_err(drop)?;
         let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
@@ -152,9 +159,16 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         Some(h)
     }
 
-    /// The id a new session gets once its version is known (signed ids carry it).
-    pub fn signed_id(&mut self, version: ProtocolVersion, caps: CapabilitySet) -> Option<SessionId> {
+    /// The signed id of a session that `initialize` (its body) starts, if the server
+    /// signs ids: it carries the version the endpoint will negotiate (the client's if
+    /// served, else the newest) and the client's capability flags.
+    pub fn signed_id(&mut self, initialize: &[u8]) -> Option<SessionId> {
         let key = self.key.clone()?;
+        let params = RawJson::parse(initialize).ok()?.get("params")?;
+        let served = self.config.versions.intersect(crate::mcp::VersionSet::HANDSHAKE);
+        let asked = params.get("protocolVersion").and_then(|v| v.as_str()).and_then(ProtocolVersion::from_json);
+        let version = asked.filter(|v| served.contains(*v)).or_else(|| served.newest())?;
+        let caps = params.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
         Some(key.sign(SessionTicket { version, client_capabilities: caps }, &mut self.minter))
     }
 

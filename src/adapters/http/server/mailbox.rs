@@ -44,6 +44,8 @@ impl<M> Queue<M> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    // The letter comes back whole when it cannot be delivered.
+    #[allow(clippy::result_large_err)]
     fn deliver(&self, letter: Envelope<M>, wait: bool) -> Result<(), MailboxError<Envelope<M>>> {
         let mut state = self.lock();
         loop {

@@ -76,6 +76,9 @@ impl<'a, const OUT: usize, const IN: usize> Session<'a, OUT, IN> {
     }
 }
 
+/// An awake session's receive, transmit and event-store buffers.
+pub(crate) type Buffers = (Box<[u8]>, Box<[u8]>, Box<[u8]>);
+
 /// Buffers of sessions put away, kept for the next to wake (a bounded number).
 pub(crate) struct Pool {
     rx: Vec<Box<[u8]>>,
@@ -94,7 +97,7 @@ impl Pool {
         Pool { rx: Vec::new(), tx: Vec::new(), store: Vec::new(), sizes: (rx, tx, store), keep }
     }
 
-    pub fn take(&mut self) -> (Box<[u8]>, Box<[u8]>, Box<[u8]>) {
+    pub fn take(&mut self) -> Buffers {
         let (rx, tx, store) = self.sizes;
         (
             self.rx.pop().unwrap_or_else(|| fresh(rx)),

@@ -61,15 +61,6 @@ impl BodyReader {
         matches!(self.kind, Kind::Length { left: 0 } | Kind::Chunked(Chunk::Done))
     }
 
-    /// Bytes still expected, when known (to size reads).
-    pub fn left(&self) -> Option<u64> {
-        match self.kind {
-            Kind::Length { left } => Some(left),
-            Kind::Chunked(Chunk::Data { left }) => Some(left),
-            _ => None,
-        }
-    }
-
     /// Takes body bytes from `input` into `body`; returns how many bytes of `input` were
     /// used (the rest belongs to the next request).
     pub fn feed(&mut self, input: &[u8], body: &mut Vec<u8>) -> Result<usize, BodyError> {

@@ -59,8 +59,6 @@ pub(crate) struct ParsedHead {
     /// `Expect: 100-continue`.
     pub expect_continue: bool,
     pub framing: Framing,
-    /// The head's length in bytes.
-    pub len: usize,
 }
 
 /// Where the head in `buf` ends (after its blank line), searching from `from` (the
@@ -82,8 +80,8 @@ pub(crate) fn parse_head<'b, R>(
     serve: impl FnOnce(&httparse::Request<'_, 'b>, ParsedHead) -> R,
 ) -> Result<R, HeadError> {
     let mut req = httparse::Request::new(headers);
-    let len = match req.parse(buf) {
-        Ok(httparse::Status::Complete(n)) => n,
+    match req.parse(buf) {
+        Ok(httparse::Status::Complete(_)) => {}
         Ok(httparse::Status::Partial) => return Err(HeadError::Malformed),
         Err(httparse::Error::TooManyHeaders) => return Err(HeadError::TooLarge),
         Err(_) => return Err(HeadError::Malformed),
@@ -127,7 +125,7 @@ pub(crate) fn parse_head<'b, R>(
         // The core checks the value (one field, digits, under the cap); 0 until then.
         Framing::Length(0)
     };
-    Ok(serve(&req, ParsedHead { http10, keep_alive, expect_continue, framing, len }))
+    Ok(serve(&req, ParsedHead { http10, keep_alive, expect_continue, framing }))
 }
 
 #[cfg(test)]

@@ -415,7 +415,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 return self.close_conn(i);
             }
             if c.eof
-                && matches!(c.phase, Phase::Exchange(_) | Phase::Body { .. } | Phase::Feeding { .. })
+                && matches!(c.phase, Phase::Exchange(_) | Phase::Body { .. } | Phase::Feeding)
                 && c.input().is_empty()
             {
                 // The client went away mid-request: nothing more can be sent to it.
@@ -511,7 +511,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     c.head_started = None;
                     any = true;
                 }
-                Phase::Feeding { .. } | Phase::Exchange(_) | Phase::Closing => return any,
+                Phase::Feeding | Phase::Exchange(_) | Phase::Closing => return any,
             }
         }
     }
@@ -666,7 +666,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let h = match (session, kind) {
                     (Some(h), _) => h,
-                    (None, PostBody::Initialize { .. }) => match self.hub.open(now, false, "") {
+                    (None, PostBody::Initialize { .. }) => match self.open_streamable(now, &body) {
                         Ok(h) => h,
                         Err(()) => {
                             self.refuse(i, Refusal::Busy, None, false);
@@ -690,7 +690,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 if requests == 0 {
                     // Notifications and responses: 202 once the session took them.
-                    self.feed(i, h, None, body, req, true);
+                    self.feed(i, h, None, body, true);
                     return;
                 }
                 let exchange = self.new_exchange();
@@ -698,7 +698,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 match a.streams.open_post(now, exchange, requests) {
                     Ok(origin) => {
                         self.start_exchange(i, h, exchange, &req, false);
-                        self.feed(i, h, Some(origin), body, req, false);
+                        self.feed(i, h, Some(origin), body, false);
                     }
                     Err(_) => {
                         self.refuse(i, Refusal::Busy, version, false);
@@ -717,7 +717,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2024_11_05), false);
                     return;
                 }
-                self.feed(i, h, None, body, req, true);
+                self.feed(i, h, None, body, true);
             }
             RequestKind::Get => {
                 let h = match self.find_session(req.session_id.as_ref()) {
@@ -765,7 +765,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             RequestKind::LegacyGet => {
                 let path = self.opts.config.legacy_post_path;
-                let h = match self.hub.open(now, true, path) {
+                let h = match self.hub.open(now, true, path, None) {
                     Ok(h) => h,
                     Err(()) => {
                         self.refuse(i, Refusal::Busy, None, false);
@@ -795,6 +795,13 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         if self.opts.strict_protocol_version { check_session_version(header, negotiated).map(drop) } else { Ok(()) }
     }
 
+    /// A Streamable HTTP session for an `initialize` body (with a signed id if the
+    /// server signs them).
+    fn open_streamable(&mut self, now: Instant, body: &[u8]) -> Result<SessionHandle, ()> {
+        let signed = self.hub.signed_id(body);
+        self.hub.open(now, false, "", signed)
+    }
+
     fn new_exchange(&mut self) -> u32 {
         let x = self.next_exchange;
         self.next_exchange = self.next_exchange.wrapping_add(1).max(1);
@@ -820,12 +827,12 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
 
     /// Hands a body to the session's endpoint (`origin`: the POST stream it opened);
     /// `accept`: answer 202 once it is taken.
-    fn feed(&mut self, i: usize, h: SessionHandle, origin: Option<u32>, body: Vec<u8>, req: Req, accept: bool) {
+    fn feed(&mut self, i: usize, h: SessionHandle, origin: Option<u32>, body: Vec<u8>, accept: bool) {
         let exchange = if accept {
             let x = self.new_exchange();
             self.exchanges.insert(x, i);
             if let Some(c) = self.conn(i) {
-                c.phase = Phase::Feeding { req };
+                c.phase = Phase::Feeding;
             }
             x
         } else {
