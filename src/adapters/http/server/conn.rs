@@ -123,38 +123,31 @@ impl Conn {
         }
     }
 
-    /// Reads what the socket has, up to `limit` bytes held. Returns whether bytes came.
-    pub fn read_some(&mut self, limit: usize, now: Instant) -> bool {
+    /// Reads what the socket has, up to `limit` bytes held, through `scratch` (the
+    /// loop's, so that no buffer is zeroed per read). Returns whether bytes came.
+    pub fn read_some(&mut self, scratch: &mut [u8], limit: usize, now: Instant) -> bool {
         let mut got = false;
         while self.readable && !self.eof && self.input().len() < limit {
             if self.rstart > 0 && self.rstart * 2 >= self.rbuf.len() {
                 self.rbuf.drain(..self.rstart);
                 self.rstart = 0;
             }
-            let len = self.rbuf.len();
-            let room = (limit - (len - self.rstart)).clamp(1, 64 * 1024);
-            self.rbuf.resize(len + room, 0);
-            match self.socket.read(&mut self.rbuf[len..]) {
-                Ok(0) => {
-                    self.rbuf.truncate(len);
-                    self.eof = true;
-                }
+            let room = (limit - self.input().len()).clamp(1, scratch.len());
+            match self.socket.read(&mut scratch[..room]) {
+                Ok(0) => self.eof = true,
                 Ok(n) => {
-                    self.rbuf.truncate(len + n);
+                    self.rbuf.extend_from_slice(&scratch[..n]);
                     got = true;
                     self.last_active = now;
                 }
-                Err(e) => {
-                    self.rbuf.truncate(len);
-                    match e.kind() {
-                        io::ErrorKind::WouldBlock => self.readable = false,
-                        io::ErrorKind::Interrupted => {}
-                        _ => {
-                            self.eof = true;
-                            self.dead = true;
-                        }
+                Err(e) => match e.kind() {
+                    io::ErrorKind::WouldBlock => self.readable = false,
+                    io::ErrorKind::Interrupted => {}
+                    _ => {
+                        self.eof = true;
+                        self.dead = true;
                     }
-                }
+                },
             }
         }
         if self.rbuf.capacity() > 4 * INPUT_LIMIT && self.input().len() < INPUT_LIMIT {

@@ -4,7 +4,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::io;
+use std::io::{self, Write as _};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +14,7 @@ use mio::{Events, Interest, Poll, Token, Waker};
 
 use super::conn::{Conn, Exchange, INPUT_LIMIT, OUTPUT_LOW, Phase, Req};
 use super::h1::{
-    BodyError, BodyFraming, ChunkedSlot, Framing, HeadError, LAST_CHUNK, error_response, find_head_end, parse_head,
+    BodyError, BodyFraming, Framing, HeadError, LAST_CHUNK, MAX_CHUNK, error_response, find_head_end, parse_head,
     response_head,
 };
 use super::hub::Hub;
@@ -108,6 +108,8 @@ pub struct HttpServer<'a, H: Handler, const OUT: usize = 8, const IN: usize = 16
     deferred: VecDeque<H::Message>,
     letters: VecDeque<Envelope<H::Message>>,
     scratch: Vec<u8>,
+    /// Reads and stream output pass through here (zeroed once, not per read).
+    io_scratch: Vec<u8>,
 }
 
 impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, IN> {
@@ -171,6 +173,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             deferred: VecDeque::new(),
             letters: VecDeque::new(),
             scratch: vec![0; MIN_RESPONSE_BUFFER],
+            io_scratch: vec![0; 64 * 1024],
         })
     }
 
@@ -400,8 +403,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 Phase::Head => self.opts.max_head.max(INPUT_LIMIT),
                 _ => INPUT_LIMIT,
             };
-            let c = self.conn(i).expect("present");
-            c.read_some(limit, now);
+            let Some(c) = self.conns.get_mut(i).and_then(Option::as_mut) else { return };
+            c.read_some(&mut self.io_scratch, limit, now);
             let progressed = self.advance(i, handler);
             let Some(c) = self.conn(i) else { return };
             let pull = matches!(c.phase, Phase::Exchange(x) if x.head_sent) && c.pending() < OUTPUT_LOW;
@@ -1150,20 +1153,19 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         };
         let mut any = false;
         let mut ended = false;
+        let scratch = &mut self.io_scratch;
         while c.pending() < OUTPUT_LOW {
-            let room = OUTPUT_LOW * 2 - c.pending();
-            let read = if x.chunked {
-                let (slot, range) = ChunkedSlot::open(&mut c.wbuf, room);
-                let read = a.streams.read(now, x.id, &mut c.wbuf[range]);
-                slot.close(&mut c.wbuf, read.n);
-                read
-            } else {
-                let at = c.wbuf.len();
-                c.wbuf.resize(at + room, 0);
-                let read = a.streams.read(now, x.id, &mut c.wbuf[at..]);
-                c.wbuf.truncate(at + read.n);
-                read
-            };
+            let room = (OUTPUT_LOW * 2 - c.pending()).min(scratch.len()).min(MAX_CHUNK);
+            let read = a.streams.read(now, x.id, &mut scratch[..room]);
+            if read.n > 0 {
+                if x.chunked {
+                    let _ = write!(c.wbuf, "{:x}\r\n", read.n);
+                    c.wbuf.extend_from_slice(&scratch[..read.n]);
+                    c.wbuf.extend_from_slice(b"\r\n");
+                } else {
+                    c.wbuf.extend_from_slice(&scratch[..read.n]);
+                }
+            }
             any |= read.n > 0;
             if read.end {
                 ended = true;

@@ -7,4 +7,4 @@ mod write;
 
 pub(crate) use body::{BodyError, BodyReader};
 pub(crate) use head::{Framing, HeadError, find_head_end, parse_head};
-pub(crate) use write::{BodyFraming, ChunkedSlot, LAST_CHUNK, error_response, response_head};
+pub(crate) use write::{BodyFraming, LAST_CHUNK, MAX_CHUNK, error_response, response_head};

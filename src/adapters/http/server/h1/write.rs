@@ -58,38 +58,8 @@ pub(crate) fn error_response(out: &mut Vec<u8>, status: u16, message: &str, clos
     out.extend_from_slice(body.as_bytes());
 }
 
-/// A chunk being written in place: room for its size line is kept before the data,
-/// filled in once the data's length is known.
-pub(crate) struct ChunkedSlot {
-    at: usize,
-}
-
-/// Chunk data per chunk, at most (four hex digits).
+/// Chunk data per chunk, at most.
 pub(crate) const MAX_CHUNK: usize = 0xFFFF;
-const SIZE_LINE: usize = 6;
-
-impl ChunkedSlot {
-    /// Opens a chunk at the end of `out`, with `room` bytes for data; returns the slot and
-    /// where the data goes.
-    pub fn open(out: &mut Vec<u8>, room: usize) -> (ChunkedSlot, std::ops::Range<usize>) {
-        let at = out.len();
-        let room = room.min(MAX_CHUNK);
-        out.resize(at + SIZE_LINE + room, 0);
-        (ChunkedSlot { at }, at + SIZE_LINE..at + SIZE_LINE + room)
-    }
-
-    /// Closes the chunk with `n` bytes of data written (none: the chunk disappears).
-    pub fn close(self, out: &mut Vec<u8>, n: usize) {
-        if n == 0 {
-            out.truncate(self.at);
-            return;
-        }
-        out.truncate(self.at + SIZE_LINE + n);
-        let line = format!("{n:04x}\r\n");
-        out[self.at..self.at + SIZE_LINE].copy_from_slice(line.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-}
 
 /// The last chunk of a chunked body.
 pub(crate) const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
@@ -109,12 +79,5 @@ mod tests {
             out,
             b"HTTP/1.1 431 Request Header Fields Too Large\r\nX: y\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         );
-        out.clear();
-        let (slot, range) = ChunkedSlot::open(&mut out, 100);
-        out[range.start..range.start + 5].copy_from_slice(b"hello");
-        slot.close(&mut out, 5);
-        let (slot, _) = ChunkedSlot::open(&mut out, 100);
-        slot.close(&mut out, 0);
-        assert_eq!(out, b"0005\r\nhello\r\n");
     }
 }
