@@ -10,6 +10,10 @@
 //!   and write (`Accept`, `Content-Type`, `WWW-Authenticate`, the MCP headers, `Origin`
 //!   and `Host`, and the 2026-07-28 base64 sentinel).
 //!
-//! The server and client cores are built on these (issue 9).
+//! * [`client`]: the client core: outgoing messages into HTTP requests, responses into
+//!   incoming messages, with the session id, resumption, the legacy fallback and auth.
+//!
+//! The server core is built on these too (issue 9).
 
+pub mod client;
 pub mod headers;
