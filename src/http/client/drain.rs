@@ -75,6 +75,8 @@ impl<const X: usize> HttpClient<'_, X> {
                 let slot = &mut self.slots[i];
                 slot.stage = Stage::Sent;
                 slot.live = true;
+                // A connection counts as fruitful only for what it brings itself.
+                slot.fruitful = false;
                 slot.carried_session = slot.kind != ExchangeKind::LegacyPost
                     && slot.kind != ExchangeKind::LegacyStream
                     && !(slot.kind == ExchangeKind::Post && slot.out == OutKind::Initialize)

@@ -309,7 +309,9 @@ impl<const X: usize> HttpClient<'_, X> {
         let attempt = slot.attempts;
         let at = self.now + decide::reconnect_delay(&policy, retry, attempt);
         if request_stream {
+            // Resumed with a GET: the POST body (already overwritten by the stream) is done.
             slot.kind = ExchangeKind::Resume;
+            slot.body_len = 0;
         }
         slot.stage = Stage::Waiting { at };
         let exchange = slot.next_id();

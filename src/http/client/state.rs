@@ -444,6 +444,7 @@ impl<'a, const X: usize> HttpClient<'a, X> {
             authorization: self.text.authorization(),
             last_event_id,
         };
-        request::build(slot.id, kind, url, &slot.store.raw_ref()[..slot.body_len], values)
+        let body = slot.store.raw_ref().get(..slot.body_len).unwrap_or(&[]);
+        request::build(slot.id, kind, url, body, values)
     }
 }
