@@ -25,7 +25,9 @@ impl ExchangeId {
         ExchangeId(((generation & 0x00FF_FFFF) << 8) | (slot as u32 & 0xFF))
     }
 
-    pub(crate) const fn slot(self) -> usize {
+    /// The slot (0 to `X - 1`) the exchange runs in. Exchanges of one slot never
+    /// overlap, so an adapter may keep one connection (or task) per slot.
+    pub const fn slot(self) -> usize {
         (self.0 & 0xFF) as usize
     }
 
