@@ -48,10 +48,10 @@ impl<const X: usize> HttpClient<'_, X> {
             if self.message.is_some() {
                 return Next::Message;
             }
-            if let Some(slot) = self.slots.iter_mut().find(|s| s.abort.is_some()) {
-                if let Some(id) = slot.abort.take() {
-                    return Next::Abort(id);
-                }
+            if let Some(slot) = self.slots.iter_mut().find(|s| s.abort.is_some())
+                && let Some(id) = slot.abort.take()
+            {
+                return Next::Abort(id);
             }
             if let Some(event) = self.events.pop_front() {
                 return Next::Queued(event);
@@ -108,27 +108,28 @@ impl<const X: usize> HttpClient<'_, X> {
         if self.phase != Phase::Open {
             return;
         }
-        if self.legacy == Legacy::Wanted {
-            if let Some(i) = self.allocate(true) {
-                let slot = &mut self.slots[i];
-                slot.kind = ExchangeKind::LegacyStream;
-                slot.out = OutKind::Notification;
-                slot.body_len = 0;
-                slot.stage = Stage::Queued;
-                slot.next_id();
-                self.legacy = Legacy::Connecting(i);
-            }
+        if self.legacy == Legacy::Wanted
+            && let Some(i) = self.allocate(true)
+        {
+            let slot = &mut self.slots[i];
+            slot.kind = ExchangeKind::LegacyStream;
+            slot.out = OutKind::Notification;
+            slot.body_len = 0;
+            slot.stage = Stage::Queued;
+            slot.next_id();
+            self.legacy = Legacy::Connecting(i);
         }
-        if self.standalone == Standalone::Wanted && !self.legacy_known {
-            if let Some(i) = self.allocate(true) {
-                let slot = &mut self.slots[i];
-                slot.kind = ExchangeKind::Stream;
-                slot.out = OutKind::Notification;
-                slot.body_len = 0;
-                slot.stage = Stage::Queued;
-                slot.next_id();
-                self.standalone = Standalone::Active;
-            }
+        if self.standalone == Standalone::Wanted
+            && !self.legacy_known
+            && let Some(i) = self.allocate(true)
+        {
+            let slot = &mut self.slots[i];
+            slot.kind = ExchangeKind::Stream;
+            slot.out = OutKind::Notification;
+            slot.body_len = 0;
+            slot.stage = Stage::Queued;
+            slot.next_id();
+            self.standalone = Standalone::Active;
         }
     }
 
@@ -138,10 +139,8 @@ impl<const X: usize> HttpClient<'_, X> {
         for i in 0..X {
             let Stage::Reading { mode, ended } = self.slots[i].stage else { continue };
             match mode {
-                BodyMode::Sse => {
-                    if self.stream_step(i, ended) {
-                        return true;
-                    }
+                BodyMode::Sse if self.stream_step(i, ended) => {
+                    return true;
                 }
                 BodyMode::Json { len } if ended.is_some() => {
                     self.json_ended(i, len, ended);

@@ -29,13 +29,14 @@ impl<'h> Seen<'h> {
                 seen.content_type.get_or_insert(value);
             } else if name.eq_ignore_ascii_case("mcp-session-id") {
                 seen.session_id.get_or_insert(value);
-            } else if name.eq_ignore_ascii_case("www-authenticate") && !seen.challenge_bearer {
-                if let Ok(www) = WwwAuthenticate::parse(value) {
-                    let bearer = www.bearer().is_some();
-                    if bearer || seen.challenge.is_none() {
-                        seen.challenge = Some(value);
-                        seen.challenge_bearer = bearer;
-                    }
+            } else if name.eq_ignore_ascii_case("www-authenticate")
+                && !seen.challenge_bearer
+                && let Ok(www) = WwwAuthenticate::parse(value)
+            {
+                let bearer = www.bearer().is_some();
+                if bearer || seen.challenge.is_none() {
+                    seen.challenge = Some(value);
+                    seen.challenge_bearer = bearer;
                 }
             }
         }
@@ -269,10 +270,10 @@ impl<const X: usize> HttpClient<'_, X> {
         self.advance(now);
         let now = self.now;
         for slot in &mut self.slots {
-            if let Stage::Waiting { at } = slot.stage {
-                if at <= now {
-                    slot.stage = Stage::Queued;
-                }
+            if let Stage::Waiting { at } = slot.stage
+                && at <= now
+            {
+                slot.stage = Stage::Queued;
             }
         }
     }

@@ -106,10 +106,10 @@ pub(crate) fn build<'c>(
         ExchangeKind::Stream | ExchangeKind::Resume | ExchangeKind::LegacyStream => r.header("Accept", ACCEPT_SSE),
         ExchangeKind::Delete => {}
     }
-    if !matches!(kind, ExchangeKind::LegacyStream | ExchangeKind::LegacyPost) {
-        if let Some(id) = values.session_id {
-            r.header("Mcp-Session-Id", id);
-        }
+    if !matches!(kind, ExchangeKind::LegacyStream | ExchangeKind::LegacyPost)
+        && let Some(id) = values.session_id
+    {
+        r.header("Mcp-Session-Id", id);
     }
     if let Some(v) = values.version {
         r.header("MCP-Protocol-Version", v);

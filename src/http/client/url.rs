@@ -278,9 +278,8 @@ impl Writer<'_> {
             }
             if input.starts_with(b"../") {
                 *read += 3;
-            } else if input.starts_with(b"./") {
-                *read += 2;
-            } else if input.starts_with(b"/./") {
+            } else if input.starts_with(b"./") || input.starts_with(b"/./") {
+                // "./x" -> "x"; "/./x" -> "/x".
                 *read += 2;
             } else if input == b"/." {
                 *read += 2;
