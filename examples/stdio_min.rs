@@ -5,7 +5,7 @@
 //!
 //!     cargo run --release --features stdio --example stdio_min
 
-use mcp_sansio::adapters::stdio::{App, Mailbox, StdioLoop};
+use mcp_sansio::adapters::stdio::{App, Mailbox, Sink, StdioLoop};
 use mcp_sansio::mcp::{Method, Role};
 use mcp_sansio::session::{Config, Endpoint, Event};
 use mcp_sansio::time::Instant;
@@ -38,6 +38,6 @@ fn main() -> std::io::Result<()> {
     let mut endpoint: Endpoint<'_, 4, 64> =
         Endpoint::new(config, &mut rx, &mut tx, ev_loop.clock().now()).expect("valid configuration");
     let mut app = Min { call: RawJson::parse(br#"{"content":[{"type":"text","text":"hello"}]}"#).unwrap() };
-    ev_loop.run(&mut endpoint, std::io::stdout().lock(), &mut app)?;
+    ev_loop.run(&mut endpoint, Sink::stdout()?, &mut app)?;
     Ok(())
 }

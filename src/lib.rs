@@ -9,7 +9,8 @@
 //!
 //! * [`framing`]: byte streams into frames (newline-delimited JSON for stdio,
 //!   Server-Sent Events for HTTP).
-//! * [`http`]: the sans-IO HTTP layer: header grammars for the HTTP transports.
+//! * [`http`]: the sans-IO HTTP layer: header grammars for the HTTP transports, and the
+//!   Streamable HTTP and legacy HTTP+SSE server core.
 //! * [`wire`]: frames into JSON-RPC messages and back: strict validation, zero-copy
 //!   spans, lazy typed decoding, and an encoder that never writes half a frame.
 //! * [`mcp`]: the MCP vocabulary: versions, methods and where they are legal, capabilities.

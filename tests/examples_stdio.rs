@@ -821,7 +821,7 @@ fn bad_input_is_answered_as_json_rpc_says_and_hurts_no_valid_request() {
         if result.is_null() {
             assert!(response["result"]["tools"].as_array().is_some_and(|t| t.len() >= 14), "{id}: {response}");
         } else {
-            assert_eq!(response["result"], *result, "request {id}");
+            assert_eq!(response["result"], *result, "request {id}: {response}");
         }
     }
     s.stdin = Some(writer.join().unwrap());
@@ -881,4 +881,86 @@ fn the_example_client_runs_its_whole_script_against_the_example_server() {
     ] {
         assert!(transcript.contains(expected), "missing {expected:?} in:\n{transcript}");
     }
+}
+
+/// A field of `/proc/<pid>/status`, in KiB (Linux).
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A client that writes without reading the replies must meet backpressure from the
+/// pipe, not grow the server's memory: the server stops reading once its buffers are
+/// full and the pipe stops taking its replies. Once the client reads, every request is
+/// answered, in order.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_flood_that_is_not_read_back_meets_backpressure_and_is_answered_in_full() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    const PINGS: u64 = 400_000;
+    let mut child = Command::new(server_exe())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::with_capacity(1 << 16, child.stdout.take().unwrap());
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"flood","version":"1"}}}}}}"#
+    )
+    .unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains(r#""id":0"#), "{line}");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    let before = status_kib(pid, "VmRSS:").expect("/proc/<pid>/status");
+
+    // The flood, from a thread that counts what the pipe took.
+    let written = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&written);
+    let writer = std::thread::spawn(move || {
+        let mut batch = Vec::with_capacity(1 << 16);
+        for id in 1..=PINGS {
+            batch.extend_from_slice(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes());
+            if batch.len() >= 60_000 || id == PINGS {
+                stdin.write_all(&batch).unwrap();
+                counter.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                batch.clear();
+            }
+        }
+        stdin
+    });
+    let total: u64 = (1..=PINGS).map(|id| 41 + id.to_string().len() as u64).sum();
+    // Wait until the writer is stuck (or done): nothing taken for 300 ms.
+    let (mut last, mut still_since) = (0, Instant::now());
+    let started = Instant::now();
+    while still_since.elapsed() < Duration::from_millis(300) && started.elapsed() < WAIT {
+        std::thread::sleep(Duration::from_millis(20));
+        let now = written.load(Ordering::Relaxed);
+        if now != last {
+            (last, still_since) = (now, Instant::now());
+        }
+    }
+    let peak = status_kib(pid, "VmHWM:").unwrap();
+    let taken = written.load(Ordering::Relaxed);
+    assert!(taken < total / 2, "the server took {taken} of {total} bytes without its replies being read");
+    // Its buffers (512 KiB in, 256 KiB out) and the loop's own, not the flood.
+    assert!(peak < before + 4 * 1024, "peak RSS {peak} KiB, {before} KiB before the flood");
+
+    // Now read: every ping is answered, in order, and the writer finishes.
+    for id in 1..=PINGS {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the server closed its output before ping {id}");
+        assert_eq!(line.trim_end(), format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#));
+    }
+    drop(writer.join().unwrap());
+    line.clear();
+    assert_eq!(stdout.read_line(&mut line).unwrap(), 0, "nothing after the last answer: {line}");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
 }

@@ -2,14 +2,16 @@
 //! or a cancellation, and the server exits promptly at end of input.
 #![cfg(feature = "stdio")]
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant as StdInstant};
 
-use mcp_sansio::adapters::stdio::{App, Mailbox, StdioLoop, WorkerPool};
+use mcp_sansio::adapters::stdio::{App, Mailbox, Sink, StdioLoop, WorkerPool};
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{CloseReason, Config, Endpoint, Event};
+use mcp_sansio::session::{CloseReason, Config, Endpoint, Event, SendError};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{RawJson, RequestId};
 
@@ -66,6 +68,8 @@ impl App<4, 4> for Slow {
     }
 }
 
+const INITIALIZE: &str = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+
 #[test]
 fn slow_work_does_not_block_ping_or_cancel_and_eof_ends_the_server() {
     let (server_in, mut client_out) = std::io::pipe().unwrap();
@@ -107,4 +111,188 @@ fn slow_work_does_not_block_ping_or_cancel_and_eof_ends_the_server() {
     assert_eq!(reason, CloseReason::PeerClosed);
     assert!(ended.elapsed() < Duration::from_secs(1), "exit took {:?}", ended.elapsed());
     assert!(lines.next().is_none(), "nothing more, in particular no answer to the cancelled call");
+}
+
+/// Answers every `tools/call` with `text`, as soon as the transmit buffer has room (a
+/// full one is retried when the loop is idle), the rest with `{}`.
+struct Inline {
+    result: Vec<u8>,
+    owed: VecDeque<RequestId>,
+}
+
+impl App<4, 64> for Inline {
+    type Message = ();
+
+    fn on_event(&mut self, event: Event<'_>, _mailbox: &Mailbox<()>) {
+        if let Event::Request(mut req) = event {
+            if req.method == Method::ToolsCall {
+                self.owed.push_back(req.id_owned());
+            } else {
+                req.respond_empty().unwrap();
+            }
+        }
+    }
+
+    fn on_message(&mut self, _ep: &mut Endpoint<'_, 4, 64>, _now: Instant, _message: ()) {}
+
+    fn on_idle(&mut self, ep: &mut Endpoint<'_, 4, 64>, _now: Instant) -> Option<Instant> {
+        let result = RawJson::parse(&self.result).unwrap();
+        while let Some(id) = self.owed.front() {
+            if let Err(SendError::TxFull { .. }) = ep.respond(id.as_ref(), &result) {
+                break;
+            }
+            self.owed.pop_front();
+        }
+        None
+    }
+}
+
+/// How the server under test reads and writes.
+#[derive(Clone, Copy, Debug)]
+enum Io {
+    /// `StdioLoop::new` (a reader thread) and a blocking `Write`.
+    ThreadAndWriter,
+    /// `StdioLoop::from_fd` and `Sink::from_fd` (readiness, non-blocking output).
+    #[cfg(unix)]
+    Descriptors,
+}
+
+/// Runs an `Inline` server over two pipes on a thread; returns the client's ends and
+/// what `run` returns, through a channel.
+fn serve(
+    io: Io,
+    text: &str,
+    linger: Duration,
+) -> (std::io::PipeWriter, std::io::PipeReader, Receiver<std::io::Result<CloseReason>>) {
+    let (server_in, client_out) = std::io::pipe().unwrap();
+    let (client_in, server_out) = std::io::pipe().unwrap();
+    let (done, result) = channel();
+    let text = text.to_string();
+    std::thread::spawn(move || {
+        let config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+            .capabilities(RawJson::parse(br#"{"tools":{}}"#).unwrap());
+        let mut ev_loop = match io {
+            Io::ThreadAndWriter => StdioLoop::new(server_in).unwrap(),
+            #[cfg(unix)]
+            Io::Descriptors => StdioLoop::from_fd(server_in).unwrap(),
+        }
+        .linger(linger);
+        let (mut rx, mut tx) = (vec![0u8; 16 * 1024], vec![0u8; 64 * 1024]);
+        let mut ep: Endpoint<'_, 4, 64> = Endpoint::new(config, &mut rx, &mut tx, ev_loop.clock().now()).unwrap();
+        let result = format!(r#"{{"content":[{{"type":"text","text":"{text}"}}]}}"#).into_bytes();
+        let mut app = Inline { result, owed: VecDeque::new() };
+        let sink = match io {
+            Io::ThreadAndWriter => Sink::writer(server_out),
+            #[cfg(unix)]
+            Io::Descriptors => Sink::from_fd(server_out),
+        };
+        let _ = done.send(ev_loop.run(&mut ep, sink, &mut app));
+    });
+    (client_out, client_in, result)
+}
+
+fn ios() -> Vec<Io> {
+    vec![
+        Io::ThreadAndWriter,
+        #[cfg(unix)]
+        Io::Descriptors,
+    ]
+}
+
+/// A peer that writes without reading the replies is stopped by the pipe: the server
+/// takes a bounded amount (its buffers), not the whole flood; once the peer reads,
+/// every request is answered.
+#[test]
+fn a_flood_not_read_back_stops_at_the_pipe_and_is_answered_in_full() {
+    const PINGS: u64 = 200_000;
+    for io in ios() {
+        let (mut client_out, client_in, result) = serve(io, "", Duration::from_secs(2));
+        let written = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&written);
+        let writer = std::thread::spawn(move || {
+            let mut batch = Vec::new();
+            for id in 1..=PINGS {
+                batch
+                    .extend_from_slice(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes());
+                if batch.len() >= 16_000 || id == PINGS {
+                    client_out.write_all(&batch).unwrap();
+                    counter.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                    batch.clear();
+                }
+            }
+        });
+        // Until the writer is stuck: nothing taken for 300 ms.
+        let (mut last, mut since) = (u64::MAX, StdInstant::now());
+        while since.elapsed() < Duration::from_millis(300) {
+            std::thread::sleep(Duration::from_millis(20));
+            let now = written.load(Ordering::Relaxed);
+            if now != last {
+                (last, since) = (now, StdInstant::now());
+            }
+        }
+        // Two pipes (64 KiB each on Linux), 16 + 64 KiB of endpoint buffers, the loop's
+        // own: far below the 9 MB of the flood.
+        assert!(last < 1024 * 1024, "{io:?}: the server took {last} bytes without its replies being read");
+        let mut lines = BufReader::new(client_in).lines();
+        for id in 1..=PINGS {
+            assert_eq!(lines.next().unwrap().unwrap(), format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#));
+        }
+        writer.join().unwrap();
+        assert_eq!(result.recv().unwrap().unwrap(), CloseReason::PeerClosed, "{io:?}");
+        assert!(lines.next().is_none());
+    }
+}
+
+/// With non-blocking output, a peer that closes its input and never reads does not keep
+/// the server forever: the loop still reads the end of input while its replies wait,
+/// lingers, and gives up on the output after one more linger.
+#[test]
+#[cfg(unix)]
+fn a_peer_that_stops_reading_and_closes_its_input_does_not_keep_the_server() {
+    let linger = Duration::from_millis(100);
+    let (mut client_out, client_in, result) = serve(Io::Descriptors, &"x".repeat(16 * 1024), linger);
+    let mut client_in = BufReader::new(client_in);
+    client_out.write_all(INITIALIZE.as_bytes()).unwrap();
+    let mut line = String::new();
+    client_in.read_line(&mut line).unwrap();
+    assert!(line.contains("protocolVersion"), "{line}");
+    let mut requests = String::from("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    for id in 1..=40 {
+        requests.push_str(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"big\"}}}}\n"
+        ));
+    }
+    client_out.write_all(requests.as_bytes()).unwrap();
+    drop(client_out);
+    // 40 answers of 16 KiB: far more than the pipe, the loop and the endpoint hold.
+    let ended = result.recv_timeout(Duration::from_secs(10)).expect("the server is stuck writing");
+    let error = ended.expect_err("the output was never read");
+    assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{error}");
+    drop(client_in);
+}
+
+/// `O_NONBLOCK` belongs to the pipe's open description, which other holders share: the
+/// loop sets it only while it runs and leaves the pipe blocking, as it found it.
+#[test]
+#[cfg(unix)]
+fn the_output_pipe_is_left_blocking_as_it_was_found() {
+    let (server_in, client_out) = std::io::pipe().unwrap();
+    let (mut client_in, server_out) = std::io::pipe().unwrap();
+    let other_holder = server_out.try_clone().unwrap();
+    let server = std::thread::spawn(move || {
+        let config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap());
+        let mut ev_loop = StdioLoop::from_fd(server_in).unwrap();
+        let (mut rx, mut tx) = (vec![0u8; 4096], vec![0u8; 4096]);
+        let mut ep: Endpoint<'_, 4, 64> = Endpoint::new(config, &mut rx, &mut tx, ev_loop.clock().now()).unwrap();
+        let mut app = Inline { result: b"{}".to_vec(), owed: VecDeque::new() };
+        ev_loop.run(&mut ep, Sink::from_fd(server_out), &mut app)
+    });
+    drop(client_out);
+    assert_eq!(server.join().unwrap().unwrap(), CloseReason::PeerClosed);
+    // More than the pipe holds: a non-blocking write would fail with WouldBlock.
+    let writer = std::thread::spawn(move || (&other_holder).write_all(&[b'x'; 256 * 1024]));
+    let mut all = vec![0u8; 256 * 1024];
+    std::thread::sleep(Duration::from_millis(50));
+    std::io::Read::read_exact(&mut client_in, &mut all).unwrap();
+    writer.join().unwrap().expect("a blocking write waits for the reader");
 }

@@ -20,11 +20,11 @@
 mod app;
 mod fixtures;
 
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_sansio::adapters::stdio::StdioLoop;
+use mcp_sansio::adapters::stdio::{Sink, StdioLoop};
 
 use app::{Options, ServerApp, ServerEndpoint};
 
@@ -59,21 +59,6 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     Ok(opts)
 }
 
-/// This process's stdout without std's line buffering: the loop already writes whole
-/// frames, one write per drain.
-fn stdout() -> io::Result<Box<dyn Write>> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        let fd = io::stdout().as_fd().try_clone_to_owned()?;
-        Ok(Box::new(std::fs::File::from(fd)))
-    }
-    #[cfg(not(unix))]
-    {
-        Ok(Box::new(io::stdout()))
-    }
-}
-
 fn run(opts: Options) -> io::Result<()> {
     let verbose = opts.verbose;
     let mut event_loop = StdioLoop::stdin()?;
@@ -81,7 +66,7 @@ fn run(opts: Options) -> io::Result<()> {
     let mut endpoint: ServerEndpoint<'_> =
         ServerEndpoint::new(app::config(), &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
     let mut app = ServerApp::new(opts)?;
-    let reason = event_loop.run(&mut endpoint, stdout()?, &mut app)?;
+    let reason = event_loop.run(&mut endpoint, Sink::stdout()?, &mut app)?;
     // Stop the workers still busy for a client that is gone; dropping the app joins them.
     app.stop_jobs();
     drop(app);

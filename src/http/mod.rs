@@ -9,11 +9,12 @@
 //! * [`headers`]: the grammars and validators of the header values the transports read
 //!   and write (`Accept`, `Content-Type`, `WWW-Authenticate`, the MCP headers, `Origin`
 //!   and `Host`, and the 2026-07-28 base64 sentinel).
-//!
+//! * [`server`]: the server core for Streamable HTTP and the legacy HTTP+SSE transport:
+//!   request classification, refusals, session ids and the session table, and each
+//!   session's SSE streams.
 //! * [`client`]: the client core: outgoing messages into HTTP requests, responses into
 //!   incoming messages, with the session id, resumption, the legacy fallback and auth.
-//!
-//! The server core is built on these too (issue 9).
 
 pub mod client;
 pub mod headers;
+pub mod server;

@@ -131,6 +131,18 @@ impl CapabilitySet {
         CapabilitySet(bits)
     }
 
+    /// The flags as a bit mask (bit `n` is the capability with discriminant `n`), for
+    /// compact storage such as a signed HTTP session id.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set a bit mask from [`bits`](Self::bits) stands for; bits that name no
+    /// capability are dropped.
+    pub const fn from_bits(bits: u32) -> Self {
+        CapabilitySet(bits & ((1 << (Capability::Extensions as u32 + 1)) - 1))
+    }
+
     /// This set plus `cap`.
     pub const fn with(self, cap: Capability) -> Self {
         CapabilitySet(self.0 | 1 << cap as u32)

@@ -179,3 +179,71 @@ pub fn http_headers(values: &[&[u8]; 8], scratch: &mut [u8]) -> u32 {
     }
     ok
 }
+
+/// The HTTP server core: a request head classified and refused or accepted, its body
+/// classified, a session id minted and signed and checked, the session table, and one
+/// POST's stream from message to SSE bytes.
+pub fn http_server(raw: &[u8; 512], out: &mut [u8; 1536]) -> usize {
+    use mcp_sansio::http::server::{
+        AuthVerdict, IdMinter, RequestHead, ServerConfig, SessionKey, SessionTable, SessionTicket, Slots,
+        StreamConfig, Streams, classify, classify_body,
+    };
+    use mcp_sansio::mcp::CapabilitySet;
+    use mcp_sansio::{Instant, ProtocolVersion};
+
+    let text = |r: core::ops::Range<usize>| core::str::from_utf8(&raw[r]).unwrap_or("");
+    let headers: [(&str, &[u8]); 6] = [
+        (text(0..8), &raw[8..40]),
+        (text(40..48), &raw[48..80]),
+        (text(80..88), &raw[88..120]),
+        (text(120..128), &raw[128..160]),
+        (text(160..168), &raw[168..200]),
+        (text(200..208), &raw[208..240]),
+    ];
+    let config = ServerConfig::new();
+    let head = RequestHead::new(text(240..244), text(244..256), &headers[..]);
+    let mut written = 0;
+    match classify(&config, &head, AuthVerdict::Allow) {
+        Err(refusal) => {
+            if let Ok(r) = refusal.write(&config, None, out) {
+                written += r.body.len() + r.field_lines().len();
+            }
+        }
+        Ok(c) => {
+            let body = &raw[256..512];
+            if let Err(bad) = classify_body(body, false, 64) {
+                let refusal = mcp_sansio::http::server::Refusal::BadRequest(bad);
+                if let Ok(r) = refusal.write(&config, c.protocol_version, out) {
+                    written += r.body.len();
+                }
+                return written;
+            }
+            let mut minter = IdMinter::new([raw[0]; 16]);
+            let key = SessionKey::new([raw[1]; 16]);
+            let ticket = SessionTicket { version: ProtocolVersion::V2025_11_25, client_capabilities: CapabilitySet::EMPTY };
+            let id = key.sign(ticket, &mut minter);
+            written += usize::from(key.verify(c.session_id.unwrap_or("")).is_some());
+            let mut table: SessionTable<Streams<[u8; 1024], 2, 2>, Slots<Streams<[u8; 1024], 2, 2>, 2>> =
+                SessionTable::new(Slots::new(), config.idle_timeout);
+            let streams = Streams::new([0u8; 1024], StreamConfig::default(), 7, Some(ProtocolVersion::V2025_11_25));
+            let now = Instant::from_millis(u64::from(raw[2]));
+            if let Ok(h) = table.open(now, id, streams)
+                && let Some(s) = table.get_mut(h)
+            {
+                if let Ok(origin) = s.open_post(now, 1, 1) {
+                    let _ = s.push(now, Some(origin), body, true);
+                }
+                while let Some(o) = s.poll() {
+                    black_box(o);
+                }
+                written += s.read(now, 1, out).n;
+                s.handle_timeout(now);
+                black_box(s.poll_timeout());
+            }
+            while let Some(expired) = table.expire(now) {
+                black_box(expired.0);
+            }
+        }
+    }
+    written
+}

@@ -1,4 +1,8 @@
 //! A server as a child process: spawning it and shutting it down the specified way.
+//!
+//! Signals are sent with `kill(2)` through rustix's safe wrapper, not by spawning
+//! `kill(1)`: nothing to fail on a system without it, or with too many processes to
+//! spawn another.
 
 use std::io::{self, BufRead, BufReader};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
@@ -65,28 +69,42 @@ impl ChildProcess {
     /// Shuts the server down as the MCP specification describes for stdio: its stdin must
     /// already be closed (drop the `ChildStdin`); wait up to `grace` for it to exit, then
     /// send SIGTERM and wait up to `term_grace`, then SIGKILL.
-    pub fn shutdown(mut self, grace: Duration, term_grace: Duration) -> io::Result<Exit> {
-        if let Some(status) = self.wait_for(grace)? {
+    ///
+    /// Every path ends with the child reaped: a step that fails (a signal that cannot be
+    /// sent, a wait that errs) moves on to the next one, and the last one, SIGKILL and a
+    /// blocking wait, always runs. `Err` only when that final wait fails (the child was
+    /// reaped elsewhere).
+    pub fn shutdown(self, grace: Duration, term_grace: Duration) -> io::Result<Exit> {
+        self.shutdown_with(grace, term_grace, Self::terminate)
+    }
+
+    /// [`shutdown`](Self::shutdown) with the SIGTERM step given, so that tests can make
+    /// it fail.
+    fn shutdown_with(
+        mut self,
+        grace: Duration,
+        term_grace: Duration,
+        mut terminate: impl FnMut(&mut Self) -> io::Result<()>,
+    ) -> io::Result<Exit> {
+        if let Ok(Some(status)) = self.wait_for(grace) {
             return Ok(Exit::Exited(status));
         }
-        self.terminate()?;
-        if let Some(status) = self.wait_for(term_grace)? {
+        if terminate(&mut self).is_ok()
+            && let Ok(Some(status)) = self.wait_for(term_grace)
+        {
             return Ok(Exit::Terminated(status));
         }
-        self.child.kill()?;
+        // Fails only if the child has already been reaped, which the wait then reports.
+        let _ = self.child.kill();
         Ok(Exit::Killed(self.child.wait()?))
     }
 
     #[cfg(unix)]
     fn terminate(&mut self) -> io::Result<()> {
-        // SIGTERM through kill(1): std has no way to send it, and this keeps the crate
-        // free of unsafe code.
-        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status()?;
-        if status.success() || self.child.try_wait()?.is_some() {
-            Ok(())
-        } else {
-            Err(io::Error::other(format!("kill -TERM failed: {status}")))
-        }
+        // A zombie still has its pid until it is reaped, and only `wait` reaps it: the
+        // pid cannot have been reused while `self.child` is unreaped.
+        let pid = rustix::process::Pid::from_child(&self.child);
+        Ok(rustix::process::kill_process(pid, rustix::process::Signal::TERM)?)
     }
 
     #[cfg(not(unix))]
@@ -111,5 +129,52 @@ impl ChildProcess {
             std::thread::sleep(step.min(until - now));
             step = (step * 2).min(Duration::from_millis(50));
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn reaped(pid: u32) -> bool {
+        // kill(pid, 0) succeeds on a zombie: only a reaped process is gone.
+        let pid = rustix::process::Pid::from_raw(pid as i32).unwrap();
+        rustix::process::test_kill_process(pid).is_err()
+    }
+
+    fn spawn(script: &str) -> ChildProcess {
+        let (child, stdin, _stdout) =
+            ChildProcess::spawn(Command::new("sh").args(["-c", script]), StderrMode::Discard).unwrap();
+        drop(stdin);
+        child
+    }
+
+    #[test]
+    fn each_step_is_taken_only_when_the_one_before_did_not_end_the_child() {
+        let short = Duration::from_millis(100);
+        let exited = spawn("cat >/dev/null");
+        assert!(matches!(exited.shutdown(Duration::from_secs(5), short), Ok(Exit::Exited(s)) if s.success()));
+        let terminated = spawn("exec sleep 30");
+        let pid = terminated.id();
+        assert!(matches!(terminated.shutdown(short, Duration::from_secs(5)), Ok(Exit::Terminated(_))));
+        assert!(reaped(pid));
+        // Ignored signals stay ignored across exec: this sleep ignores SIGTERM.
+        let stubborn = spawn("trap '' TERM; exec sleep 30");
+        let pid = stubborn.id();
+        assert!(matches!(stubborn.shutdown(short, short), Ok(Exit::Killed(_))));
+        assert!(reaped(pid));
+    }
+
+    #[test]
+    fn a_failed_sigterm_still_ends_with_sigkill_and_the_child_reaped() {
+        let (child, stdin, _stdout) =
+            ChildProcess::spawn(Command::new("sleep").arg("30"), StderrMode::Discard).unwrap();
+        drop(stdin);
+        let pid = child.id();
+        let exit = child.shutdown_with(Duration::from_millis(20), Duration::from_millis(20), |_| {
+            Err(io::Error::other("no kill(1)"))
+        });
+        assert!(matches!(exit, Ok(Exit::Killed(_))), "{exit:?}");
+        assert!(reaped(pid));
     }
 }

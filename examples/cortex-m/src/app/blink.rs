@@ -1,0 +1,162 @@
+//! The slow tool: `blink` toggles the LED `times` times, `interval_ms` apart, reporting
+//! progress after each blink, and stops when the client cancels.
+//!
+//! It never blocks the loop: the call is accepted and left unanswered, and [`Blink::step`]
+//! is run from the main loop whenever it wakes (the 100 Hz SysTick guarantees it does);
+//! it does whatever has come due and returns. The answer is sent when the last blink is
+//! done. A cancelled call is answered anyway (the endpoint suppresses that answer: a
+//! cancelled request must never be answered on the wire), which frees its slot.
+
+use core::time::Duration;
+
+use mcp_sansio::Instant;
+use mcp_sansio::session::{IncomingRequest, Responded, SendError};
+use mcp_sansio::wire::{RawJson, RequestIdRef};
+use serde::Deserialize;
+
+use super::tools;
+use crate::device::Device;
+use crate::endpoint::{Pending, Server, answer};
+use crate::text::Text;
+
+struct Job {
+    call: Pending,
+    times: u32,
+    done: u32,
+    interval: Duration,
+    next: Instant,
+    progress: bool,
+    cancelled: bool,
+}
+
+pub struct Blink {
+    job: Option<Job>,
+}
+
+#[derive(Deserialize)]
+struct Args {
+    times: Option<u32>,
+    interval_ms: Option<u32>,
+}
+
+/// What a step finished.
+pub enum Outcome {
+    Finished(u32),
+    Cancelled(u32),
+}
+
+impl Outcome {
+    #[allow(dead_code)]
+    pub fn text(&self) -> &'static str {
+        match self {
+            Self::Finished(_) => "blink: finished",
+            Self::Cancelled(_) => "blink: cancelled after",
+        }
+    }
+
+    #[allow(dead_code)]
+    pub fn count(&self) -> u32 {
+        match self {
+            Self::Finished(n) | Self::Cancelled(n) => *n,
+        }
+    }
+}
+
+impl Blink {
+    pub const fn new() -> Self {
+        Self { job: None }
+    }
+
+    /// Accepts a call (and answers it later), or answers it now with a tool error.
+    /// Returns the number of blinks started.
+    #[inline(never)]
+    pub fn start(&mut self, req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) -> Option<u32> {
+        let Ok(Args { times, interval_ms }) = args.decode() else {
+            answer(req, &tools::error("Invalid arguments: times and interval_ms are integers"));
+            return None;
+        };
+        let (times, interval) = (times.unwrap_or(5), interval_ms.unwrap_or(100));
+        if !(1..=50).contains(&times) || !(10..=2000).contains(&interval) {
+            answer(req, &tools::error("Invalid arguments: times 1-50, interval_ms 10-2000"));
+            return None;
+        }
+        if self.job.is_some() {
+            answer(req, &tools::error("Busy: the LED is already blinking"));
+            return None;
+        }
+        let interval = Duration::from_millis(u64::from(interval));
+        info!("blink: {=u32} times, {=u64} ms apart", times, interval.as_millis() as u64);
+        self.job = Some(Job {
+            call: Pending::of(req),
+            times,
+            done: 0,
+            interval,
+            next: now + interval,
+            progress: req.wants_progress(),
+            cancelled: false,
+        });
+        Some(times)
+    }
+
+    /// The client cancelled request `id`.
+    pub fn cancel(&mut self, id: RequestIdRef<'_>) {
+        if let Some(job) = self.job.as_mut().filter(|j| j.call.is(id)) {
+            job.cancelled = true;
+        }
+    }
+
+    /// When the next blink is due.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.job.as_ref().map(|j| if j.cancelled { Instant::ZERO } else { j.next })
+    }
+
+    /// Does what has come due. Returns what ended, if the job did.
+    #[inline(never)]
+    pub fn step(&mut self, ep: &mut Server, device: &mut Device, now: Instant) -> Option<Outcome> {
+        let job = self.job.as_mut()?;
+        if job.cancelled {
+            // Frees the request's slot; nothing goes on the wire.
+            return match job.call.finish(ep, &tools::text("cancelled")) {
+                Ok(Responded::Suppressed) | Ok(Responded::Sent) | Err(SendError::UnknownRequest) => {
+                    info!("blink: cancelled after {=u32} of {=u32}", job.done, job.times);
+                    let done = job.done;
+                    self.job = None;
+                    Some(Outcome::Cancelled(done))
+                }
+                Err(_) => None,
+            };
+        }
+        if now < job.next {
+            return None;
+        }
+        if job.done < job.times {
+            device.toggle();
+            job.done += 1;
+            job.next = job.next + job.interval;
+            if job.progress {
+                let mut text = Text::<32>::new();
+                text.push_str("blink ").push_u64(job.done.into()).push_str(" of ").push_u64(job.times.into());
+                if let Err(e) = job.call.progress(ep, job.done, job.times, text.as_str()) {
+                    warn!("blink: progress not sent: {}", e);
+                }
+            }
+            if job.done < job.times {
+                return None;
+            }
+        }
+        let mut text = Text::<32>::new();
+        text.push_str("blinked ").push_u64(job.times.into()).push_str(" times");
+        match job.call.finish(ep, &tools::text(text.as_str())) {
+            Err(SendError::TxFull { .. }) => None, // sent on the next wake, once the buffer drained
+            outcome => {
+                if let Err(e) = outcome {
+                    warn!("blink: answer not sent: {}", e);
+                }
+                info!("blink: finished {=u32}", job.times);
+                let times = job.times;
+                self.job = None;
+                Some(Outcome::Finished(times))
+            }
+        }
+    }
+}

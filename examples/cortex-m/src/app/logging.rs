@@ -1,0 +1,75 @@
+//! Logging: `logging/setLevel`, and `notifications/message` when `blink` starts and ends.
+
+use mcp_sansio::Instant;
+use mcp_sansio::mcp::{LogData, LoggingLevel, LoggingMessageParams, SetLevelParams};
+use mcp_sansio::session::IncomingRequest;
+use mcp_sansio::wire::{ErrorCode, JsonStr};
+
+use crate::endpoint::{self, Server, answer};
+use crate::text::Text;
+
+/// Messages waiting for the next idle moment (an event handler cannot send: the event
+/// borrows the endpoint).
+const QUEUE: usize = 2;
+
+pub struct Logging {
+    /// The least severe level the client wants; `None` until it says (then: info).
+    level: Option<LoggingLevel>,
+    queue: [Option<(LoggingLevel, Text<40>)>; QUEUE],
+}
+
+impl Logging {
+    pub const fn new() -> Self {
+        Self { level: None, queue: [const { None }; QUEUE] }
+    }
+
+    #[inline(never)]
+    pub fn set_level(&mut self, req: &mut IncomingRequest<'_>) {
+        match req.params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()) {
+            Some(p) => {
+                info!("log level set to {=str}", p.level.as_str());
+                self.level = Some(p.level);
+                answer(req, &mcp_sansio::mcp::EmptyResult::EMPTY);
+            }
+            None => {
+                let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: level must be a logging level");
+            }
+        }
+    }
+
+    /// Queues "`what` `n`" at info level, if the client wants info messages (a full queue
+    /// drops the newest: these are notices, not answers).
+    #[cfg(feature = "blink")]
+    pub fn push_blink(&mut self, what: &str, n: u32) {
+        if self.level.unwrap_or(LoggingLevel::Info) > LoggingLevel::Info {
+            return;
+        }
+        if let Some(slot) = self.queue.iter_mut().find(|s| s.is_none()) {
+            let mut text = Text::new();
+            text.push_str(what).push_str(" ").push_u64(n.into());
+            *slot = Some((LoggingLevel::Info, text));
+        }
+    }
+
+    /// Sends what is queued; true if something was.
+    #[inline(never)]
+    pub fn flush(&mut self, ep: &mut Server, now: Instant) -> bool {
+        let mut sent = false;
+        for slot in self.queue.iter_mut() {
+            let Some((level, text)) = slot else { continue };
+            let params = LoggingMessageParams {
+                logger: Some(JsonStr::from_text("firmware")),
+                data: LogData::Text(JsonStr::from_text(text.as_str())),
+                ..LoggingMessageParams::text(*level, "")
+            };
+            match endpoint::log_message(ep, now, &params) {
+                Err(mcp_sansio::session::SendError::TxFull { .. }) => break,
+                _ => {
+                    *slot = None;
+                    sent = true;
+                }
+            }
+        }
+        sent
+    }
+}

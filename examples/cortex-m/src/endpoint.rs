@@ -1,0 +1,184 @@
+//! Everything that meets mcp-sansio's session API: the configuration, the endpoint and
+//! its buffers in statics, the drain loop, and answers given after the event that
+//! brought the request (the `blink` tool's).
+//!
+//! Kept in one place because that API is being reworked (issue 8: handles for late
+//! answers, `const` JSON literals, a tunable transmit-buffer floor, typed capabilities,
+//! partial transmits); the rest of the firmware only meets `IncomingRequest` through
+//! `app`.
+
+#[cfg(feature = "blink")]
+use mcp_sansio::session::Responded;
+use mcp_sansio::session::SendError;
+use mcp_sansio::wire::{ErrorCode, RawJson};
+#[cfg(feature = "blink")]
+use mcp_sansio::wire::{RequestId, RequestIdRef};
+use mcp_sansio::{Config, Endpoint, Instant, Output, Role};
+use serde::Serialize;
+
+use crate::app::App;
+use crate::hw::uart;
+
+/// Requests of ours in flight at once: this server sends none (no keepalive pings, no
+/// sampling), and with an empty table the code for outgoing requests folds away
+/// (2.8 KB of flash at opt-level "z").
+pub const OUT: usize = 0;
+/// Requests of the client's in flight at once: a running `blink` and one more.
+pub const IN: usize = 2;
+/// The receive buffer: a whole line must fit. The official SDKs' longest line is their
+/// `initialize` (157 bytes from the Python client, 161 from the TypeScript one, as CI
+/// runs them); a `tools/call` of `blink` with a progress token is about 145. A client
+/// declaring many capabilities sends more, hence twice the crate's 256-byte minimum.
+pub const RX_LEN: usize = 512;
+/// The transmit buffer: at least the endpoint's floor, the `initialize` result for the
+/// longest id (64 digits) plus a 512-byte reserve for the replies it writes itself: 845
+/// bytes for the complete build, 804 for the tools-only one. The complete build's
+/// largest answer, `tools/list`, is 792 bytes; an answer up to the floor always fits when
+/// its request is delivered (the endpoint delivers requests only while that much is free).
+pub const TX_LEN: usize =
+    if cfg!(any(feature = "blink", feature = "resources", feature = "prompts")) { 1024 } else { 832 };
+
+/// The endpoint this firmware runs.
+pub type Server = Endpoint<'static, OUT, IN>;
+
+const SERVER_INFO: &str = concat!(r#"{"name":"mcp-sansio-cortex-m","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
+
+#[cfg(feature = "resources")]
+macro_rules! resources_cap {
+    () => {
+        r#","resources":{}"#
+    };
+}
+#[cfg(not(feature = "resources"))]
+macro_rules! resources_cap {
+    () => {
+        ""
+    };
+}
+#[cfg(feature = "prompts")]
+macro_rules! prompts_cap {
+    () => {
+        r#","prompts":{}"#
+    };
+}
+#[cfg(not(feature = "prompts"))]
+macro_rules! prompts_cap {
+    () => {
+        ""
+    };
+}
+#[cfg(feature = "logging")]
+macro_rules! logging_cap {
+    () => {
+        r#","logging":{}"#
+    };
+}
+#[cfg(not(feature = "logging"))]
+macro_rules! logging_cap {
+    () => {
+        ""
+    };
+}
+
+/// What this build offers (the endpoint reads its own flags from it, and refuses the
+/// methods of anything not declared).
+const CAPABILITIES: &str = concat!(r#"{"tools":{}"#, resources_cap!(), prompts_cap!(), logging_cap!(), "}");
+
+/// The endpoint, in a static, over buffers in statics. (`Endpoint::new` is not `const`
+/// and validates the JSON above at run time, so this is built at boot, on the stack,
+/// then moved into its static: the stack's high-water mark includes that; see
+/// README.md.) Not inlined, so that the loop's frame does not keep that room.
+#[inline(never)]
+pub fn start(now: Instant) -> &'static mut Server {
+    let json = |text: &'static str| RawJson::parse(text.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
+    let config = Config::new(Role::Server, json(SERVER_INFO))
+        .capabilities(json(CAPABILITIES))
+        .instructions("A simulated Cortex-M4F device: an LED and two sensors.");
+    let (Some(rx), Some(tx)) =
+        (cortex_m::singleton!(: [u8; RX_LEN] = [0; RX_LEN]), cortex_m::singleton!(: [u8; TX_LEN] = [0; TX_LEN]))
+    else {
+        crate::fatal("buffers taken twice")
+    };
+    match Endpoint::new(config, rx, tx, now) {
+        Ok(ep) => match cortex_m::singleton!(: Server = ep) {
+            Some(ep) => ep,
+            None => crate::fatal("endpoint taken twice"),
+        },
+        Err(e) => {
+            error!("endpoint refused its configuration: {}", e);
+            crate::fatal("endpoint configuration")
+        }
+    }
+}
+
+/// Moves received bytes from the UART's ring straight into the receive buffer.
+pub fn feed(ep: &mut Server, now: Instant) {
+    uart::poll();
+    let n = uart::RX.pop_into(ep.input_buffer());
+    if n > 0 {
+        ep.commit_input(now, n);
+        // Room in the ring again: take a byte the UART may have kept back.
+        uart::poll();
+    }
+}
+
+/// Drains the endpoint: writes its bytes to the UART, hands events to `app`. Returns
+/// the endpoint's next deadline.
+pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
+    loop {
+        match ep.poll_output() {
+            Output::Transmit(bytes) => uart::write(bytes),
+            Output::Event(event) => app.on_event(event, now),
+            Output::Idle { next_timeout } => return next_timeout,
+        }
+    }
+}
+
+/// Answers a request from its event. An answer that does not fit the transmit buffer
+/// gets a short error instead, so the client is never left waiting.
+pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequest<'_>, result: &R) {
+    match req.respond(result) {
+        Ok(_) => {}
+        Err(SendError::TxFull { needed, .. }) => {
+            warn!("answer to {=str} needs {=usize} bytes: sent an error instead", req.method.name(), needed);
+            let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
+        }
+        Err(e) => warn!("answer to {=str} failed: {}", req.method.name(), e),
+    }
+}
+
+#[cfg(feature = "blink")]
+/// A request answered after its event returned: today its owned id (issue 8 gives
+/// `PendingRequest` handles instead).
+pub struct Pending(RequestId);
+
+#[cfg(feature = "blink")]
+impl Pending {
+    pub fn of(req: &mcp_sansio::session::IncomingRequest<'_>) -> Self {
+        Self(req.id_owned())
+    }
+
+    pub fn is(&self, id: RequestIdRef<'_>) -> bool {
+        self.0 == id
+    }
+
+    /// `notifications/progress` for it, if the client asked for progress.
+    pub fn progress(&self, ep: &mut Server, done: u32, total: u32, message: &str) -> Result<(), SendError> {
+        ep.send_progress(self.0.as_ref(), u64::from(done), Some(u64::from(total)), Some(message))
+    }
+
+    /// The final answer (which the endpoint suppresses if the client cancelled).
+    pub fn finish<R: Serialize + ?Sized>(&self, ep: &mut Server, result: &R) -> Result<Responded, SendError> {
+        ep.respond(self.0.as_ref(), result)
+    }
+}
+
+/// `notifications/message`.
+#[cfg(feature = "logging")]
+pub fn log_message(
+    ep: &mut Server,
+    now: Instant,
+    params: &mcp_sansio::mcp::LoggingMessageParams<'_>,
+) -> Result<(), SendError> {
+    ep.send_notification(now, "notifications/message", Some(params))
+}

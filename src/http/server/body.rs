@@ -1,0 +1,110 @@
+//! What a POST body holds, decided before it reaches the session: whether it answers
+//! 202 at once, starts a session, or waits for responses; and the 400 a broken one gets.
+//!
+//! A body that is not valid JSON gets -32700; valid JSON that is not a valid message
+//! (or a batch where the session's version has none) gets -32600; both with HTTP 400
+//! and no id, as the specification allows for a rejected body. The TypeScript SDK
+//! answers the same way; a broken request is not handed to the session.
+
+use super::refusal::BadRequest;
+use crate::wire::{Frame, Message, ParseOptions, RequestIdRef, Rule};
+
+/// What a valid POST body holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PostBody<'b> {
+    /// One `initialize` request: it starts a session.
+    Initialize {
+        /// Its id.
+        id: RequestIdRef<'b>,
+    },
+    /// At least one request (`count` of them, more than one only in a 2025-03-26 batch):
+    /// the response is JSON or an SSE stream that carries their responses.
+    Requests {
+        /// How many requests, so the stream knows when it is complete.
+        count: usize,
+    },
+    /// Only notifications and responses: 202 with no body once the session took them.
+    NoRequests,
+}
+
+/// Classifies a POST body. `batches` says whether the session's version has them
+/// (2025-03-26 only); `max_depth` caps JSON nesting.
+pub fn classify_body(body: &[u8], batches: bool, max_depth: u16) -> Result<PostBody<'_>, BadRequest> {
+    let options = ParseOptions { max_depth, allow_batch: batches };
+    let invalid = |rule: Rule| match rule {
+        Rule::Json(_) => BadRequest::InvalidJson,
+        rule => BadRequest::InvalidMessage(rule),
+    };
+    match Frame::parse(body, &options).map_err(|e| invalid(e.rule))? {
+        Frame::Single(Message::Request(r)) if r.method.eq_str("initialize") => Ok(PostBody::Initialize { id: r.id }),
+        Frame::Single(Message::Request(_)) => Ok(PostBody::Requests { count: 1 }),
+        Frame::Single(_) => Ok(PostBody::NoRequests),
+        Frame::Batch(batch) => {
+            let mut count = 0;
+            for element in batch.iter() {
+                match element.map_err(|e| invalid(e.rule))? {
+                    Message::Request(r) if r.method.eq_str("initialize") => return Err(BadRequest::InitializeInBatch),
+                    Message::Request(_) => count += 1,
+                    _ => {}
+                }
+            }
+            Ok(if count == 0 { PostBody::NoRequests } else { PostBody::Requests { count } })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::DEFAULT_MAX_DEPTH;
+
+    fn c(body: &str, batches: bool) -> Result<PostBody<'_>, BadRequest> {
+        classify_body(body.as_bytes(), batches, DEFAULT_MAX_DEPTH)
+    }
+
+    #[test]
+    fn kinds() {
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        assert!(matches!(c(init, false), Ok(PostBody::Initialize { id }) if id.as_i64() == Some(1)));
+        assert_eq!(
+            c(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#, false),
+            Ok(PostBody::Requests { count: 1 })
+        );
+        assert_eq!(c(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, false), Ok(PostBody::NoRequests));
+        assert_eq!(c(r#"{"jsonrpc":"2.0","id":5,"result":{}}"#, false), Ok(PostBody::NoRequests));
+        assert_eq!(c(r#"{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"x"}}"#, false), Ok(PostBody::NoRequests));
+        // An escaped method name is still initialize.
+        let escaped = r#"{"jsonrpc":"2.0","id":1,"method":"initi\u0061lize"}"#;
+        assert!(matches!(c(escaped, false), Ok(PostBody::Initialize { .. })));
+    }
+
+    #[test]
+    fn batches_only_where_allowed() {
+        let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+        assert_eq!(c(batch, true), Ok(PostBody::Requests { count: 2 }));
+        assert_eq!(c(batch, false), Err(BadRequest::InvalidMessage(Rule::BatchNotAllowed)));
+        assert_eq!(c(r#"[{"jsonrpc":"2.0","method":"n"}]"#, true), Ok(PostBody::NoRequests));
+        assert_eq!(c("[]", true), Err(BadRequest::InvalidMessage(Rule::EmptyBatch)));
+        assert_eq!(c(r#"[{"jsonrpc":"2.0","id":1,"method":"initialize"}]"#, true), Err(BadRequest::InitializeInBatch));
+        assert_eq!(
+            c(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},3]"#, true),
+            Err(BadRequest::InvalidMessage(Rule::NotAnObject))
+        );
+    }
+
+    #[test]
+    fn broken_bodies() {
+        for bad in ["", "{", "nul", "{\"jsonrpc\":\"2.0\",}", "\u{1}"] {
+            assert_eq!(c(bad, false), Err(BadRequest::InvalidJson), "{bad:?}");
+        }
+        assert_eq!(c("3", false), Err(BadRequest::InvalidMessage(Rule::NotAnObject)));
+        assert_eq!(c(r#"{"id":1,"method":"x"}"#, false), Err(BadRequest::InvalidMessage(Rule::MissingJsonrpc)));
+        assert_eq!(
+            c(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[]}"#, false),
+            Err(BadRequest::InvalidMessage(Rule::ParamsNotObject))
+        );
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        assert_eq!(classify_body(deep.as_bytes(), true, 16), Err(BadRequest::InvalidJson));
+    }
+}
