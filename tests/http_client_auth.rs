@@ -231,3 +231,28 @@ fn token_errors_change_nothing() {
     d.send(&init_msg(0));
     assert_eq!(d.take().header("Authorization"), Some("Bearer 12345678"));
 }
+
+#[test]
+fn giving_up_on_a_stream() {
+    // The standalone stream: unavailable, with the status.
+    let mut d = D::new(D::default_config());
+    let g = d.handshake(Some("s"), "2025-11-25");
+    d.respond(g.exchange, 401, &[]);
+    let ev = d.take_events();
+    let [Ev::Auth { exchange, .. }] = ev[..] else { panic!("{ev:?}") };
+    d.client.give_up(exchange).unwrap();
+    d.drain();
+    assert_eq!(d.take_events(), [Ev::StandaloneUnavailable(Some(401))]);
+    assert_eq!(d.client.exchanges_in_use(), 0);
+
+    // Retries used up on the HTTP+SSE stream: the initialize waiting for it is lost.
+    let mut d = D::new(D::default_config().mode(mcp_sansio::http::client::TransportMode::Legacy).max_auth_retries(0));
+    let x = d.send(&init_msg(0));
+    let g = d.take();
+    d.respond(g.exchange, 403, &[("WWW-Authenticate", r#"Bearer error="insufficient_scope""#)]);
+    assert_eq!(
+        d.take_events(),
+        [Ev::Lost { exchange: x, request: Some("0".into()), reason: LostReason::Unauthorized { status: 403 } }]
+    );
+    assert_eq!(d.client.exchanges_in_use(), 0);
+}

@@ -71,7 +71,7 @@ impl<const X: usize> HttpClient<'_, X> {
                 }
             }
             self.start_wanted();
-            if let Some(i) = self.slots.iter().position(|s| s.stage == Stage::Queued) {
+            if let Some(i) = self.slots.iter().position(|s| matches!(s.stage, Stage::Queued)) {
                 let slot = &mut self.slots[i];
                 slot.stage = Stage::Sent;
                 slot.live = true;
@@ -252,7 +252,7 @@ impl<const X: usize> HttpClient<'_, X> {
     fn on_incoming(&mut self, kind: ExchangeKind, incoming: super::outgoing::Incoming) {
         let Some(id) = incoming.answers else { return };
         for slot in &mut self.slots {
-            if slot.stage != Stage::Free && slot.out.expects_response() && slot.request.as_ref() == Some(&id) {
+            if !matches!(slot.stage, Stage::Free) && slot.out.expects_response() && slot.request.as_ref() == Some(&id) {
                 slot.answered = true;
             }
         }
@@ -287,7 +287,7 @@ impl<const X: usize> HttpClient<'_, X> {
         }
         self.legacy = Legacy::Ready(i);
         for slot in &mut self.slots {
-            if slot.stage == Stage::Held {
+            if matches!(slot.stage, Stage::Held) {
                 slot.stage = Stage::Queued;
                 slot.next_id();
             }

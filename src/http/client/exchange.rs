@@ -267,12 +267,12 @@ impl<'a> Slot<'a> {
 
     /// Whether new work may take this slot.
     pub fn is_free(&self) -> bool {
-        self.stage == Stage::Free && self.abort.is_none()
+        matches!(self.stage, Stage::Free) && self.abort.is_none()
     }
 
     /// Whether the slot counts against the long-exchange limit.
     pub fn is_long(&self) -> bool {
-        self.stage != Stage::Free && self.kind.is_long(self.out)
+        !matches!(self.stage, Stage::Free) && self.kind.is_long(self.out)
     }
 
     /// Leaves the HTTP exchange in progress: an `Abort` if the adapter may still run it.

@@ -62,7 +62,7 @@ impl<const X: usize> HttpClient<'_, X> {
     ) {
         self.advance(now);
         let Some(i) = self.live(exchange) else { return };
-        if self.slots[i].stage != Stage::Sent {
+        if !matches!(self.slots[i].stage, Stage::Sent) {
             return;
         }
         let seen = Seen::read(headers);
@@ -94,12 +94,12 @@ impl<const X: usize> HttpClient<'_, X> {
             }
             Head::BadContentType => {
                 self.queue(Queued::Misbehavior { exchange, what: HttpMisbehavior::UnexpectedContentType });
-                self.slots[i].stop_http();
-                match self.slots[i].kind {
-                    ExchangeKind::Stream => self.standalone_off(i, Some(status)),
-                    ExchangeKind::LegacyStream => self.legacy_failed(LostReason::NoEndpoint),
-                    _ => self.slots[i].stage = Stage::Lost(LostReason::NoResponse),
-                }
+                let reason = if facts.kind == ExchangeKind::LegacyStream {
+                    LostReason::NoEndpoint
+                } else {
+                    LostReason::NoResponse
+                };
+                self.fail(i, reason, Some(status));
             }
             Head::Auth => self.on_auth(i, status, seen.challenge),
             Head::SessionExpired => self.expire(Expiry::NotFound),
@@ -112,23 +112,10 @@ impl<const X: usize> HttpClient<'_, X> {
                 self.legacy = Legacy::Wanted;
                 self.queue(Queued::FellBack(status));
             }
-            Head::NoStream => {
-                self.slots[i].stop_http();
-                match self.slots[i].kind {
-                    ExchangeKind::Stream => self.standalone_off(i, Some(status)),
-                    _ => self.slots[i].stage = Stage::Lost(LostReason::Status(status)),
-                }
-            }
+            Head::NoStream | Head::Refused => self.fail(i, LostReason::Status(status), Some(status)),
             Head::Retry => {
                 self.slots[i].stop_http();
                 self.reconnect(i);
-            }
-            Head::Refused => {
-                self.slots[i].stop_http();
-                match self.slots[i].kind {
-                    ExchangeKind::LegacyStream => self.legacy_failed(LostReason::Status(status)),
-                    _ => self.slots[i].stage = Stage::Lost(LostReason::Status(status)),
-                }
             }
         }
     }
@@ -171,12 +158,12 @@ impl<const X: usize> HttpClient<'_, X> {
     /// unless the retries are used up.
     fn on_auth(&mut self, i: usize, status: u16, challenge: Option<&[u8]>) {
         let max = self.config.max_auth_retries;
-        let slot = &mut self.slots[i];
-        slot.stop_http();
-        if slot.auth_tries >= max {
-            slot.stage = Stage::Lost(LostReason::Unauthorized { status });
+        if self.slots[i].auth_tries >= max {
+            self.fail(i, LostReason::Unauthorized { status }, Some(status));
             return;
         }
+        let slot = &mut self.slots[i];
+        slot.stop_http();
         // A stream's buffer holds the decoder that knows where to resume: the challenge
         // is not kept there.
         let kept = match (challenge, slot.store.sse_ref()) {
@@ -319,6 +306,21 @@ impl<const X: usize> HttpClient<'_, X> {
         self.queue(Queued::Reconnecting { exchange, attempt, at });
     }
 
+    /// Slot `i`'s exchange failed for good: a message is reported lost, the standalone
+    /// stream unavailable (with `status`, if one was the reason), the HTTP+SSE stream
+    /// takes the held `initialize` with it.
+    pub(crate) fn fail(&mut self, i: usize, reason: LostReason, status: Option<u16>) {
+        match self.slots[i].kind {
+            ExchangeKind::Stream => self.standalone_off(i, status),
+            ExchangeKind::LegacyStream => self.legacy_failed(reason),
+            _ => {
+                let slot = &mut self.slots[i];
+                slot.stop_http();
+                slot.stage = Stage::Lost(reason);
+            }
+        }
+    }
+
     /// The standalone stream is not to be had.
     pub(crate) fn standalone_off(&mut self, i: usize, status: Option<u16>) {
         self.slots[i].clear();
@@ -335,7 +337,7 @@ impl<const X: usize> HttpClient<'_, X> {
         self.legacy = Legacy::None;
         self.text.clear_endpoint_url();
         for slot in &mut self.slots {
-            if slot.stage == Stage::Held {
+            if matches!(slot.stage, Stage::Held) {
                 slot.stage = Stage::Lost(reason);
             }
         }

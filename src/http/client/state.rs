@@ -206,7 +206,7 @@ impl<'a, const X: usize> HttpClient<'a, X> {
         if out.kind == OutKind::Initialize {
             self.init = out.id;
             self.phase = Phase::Open;
-            if stage == Stage::Held {
+            if matches!(stage, Stage::Held) {
                 self.legacy = Legacy::Wanted;
             }
         }
@@ -230,13 +230,14 @@ impl<'a, const X: usize> HttpClient<'a, X> {
         Ok(slot.next_id())
     }
 
-    /// Gives up on a request refused with 401/403: it is reported
-    /// [`Lost`](super::Event::Lost) (so that the session fails it).
+    /// Gives up on a request refused with 401/403: a message is reported
+    /// [`Lost`](super::Event::Lost) (so that the session fails it), the standalone
+    /// stream [`StandaloneUnavailable`](super::Event::StandaloneUnavailable), the
+    /// HTTP+SSE stream loses the `initialize` waiting for it.
     pub fn give_up(&mut self, exchange: ExchangeId) -> Result<(), RetryError> {
         let i = self.blocked(exchange)?;
-        let slot = &mut self.slots[i];
-        let Stage::AuthBlocked { status, .. } = slot.stage else { return Err(RetryError::NotWaiting) };
-        slot.stage = Stage::Lost(super::event::LostReason::Unauthorized { status });
+        let Stage::AuthBlocked { status, .. } = self.slots[i].stage else { return Err(RetryError::NotWaiting) };
+        self.fail(i, super::event::LostReason::Unauthorized { status }, Some(status));
         Ok(())
     }
 
@@ -293,7 +294,7 @@ impl<'a, const X: usize> HttpClient<'a, X> {
     /// adapter that writes it out in pieces).
     pub fn request(&self, exchange: ExchangeId) -> Option<HttpRequest<'_>> {
         let slot = self.slots.get(exchange.slot())?;
-        (slot.id == exchange && slot.stage == Stage::Sent).then(|| self.build_request(exchange.slot()))
+        (slot.id == exchange && matches!(slot.stage, Stage::Sent)).then(|| self.build_request(exchange.slot()))
     }
 
     /// The session id the server gave, if any.
@@ -320,7 +321,7 @@ impl<'a, const X: usize> HttpClient<'a, X> {
     /// Exchange slots in use (requests in flight, streams, waiting reconnections, held
     /// messages).
     pub fn exchanges_in_use(&self) -> usize {
-        self.slots.iter().filter(|s| s.stage != Stage::Free).count()
+        self.slots.iter().filter(|s| !matches!(s.stage, Stage::Free)).count()
     }
 
     /// The bytes of storage each exchange has: the largest message it can send or take.
@@ -375,14 +376,14 @@ impl<'a, const X: usize> HttpClient<'a, X> {
     /// wanted, and no reconnection.
     fn drop_request_stream(&mut self, id: &RequestId) {
         for slot in &mut self.slots {
-            if slot.stage != Stage::Free
+            if !matches!(slot.stage, Stage::Free)
                 && matches!(slot.kind, ExchangeKind::Post | ExchangeKind::Resume)
                 && slot.request.as_ref() == Some(id)
             {
                 slot.clear();
             }
         }
-        if self.message.is_some_and(|p| self.slots[p.slot].stage == Stage::Free) {
+        if self.message.is_some_and(|p| matches!(self.slots[p.slot].stage, Stage::Free)) {
             self.message = None;
         }
     }
