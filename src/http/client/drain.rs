@@ -12,7 +12,7 @@ use crate::http::headers::WwwAuthenticate;
 
 /// What the next poll hands out.
 #[derive(Clone, Copy, Debug)]
-enum Next {
+pub(crate) enum Next {
     Message,
     Abort(ExchangeId),
     Queued(Queued),
@@ -43,7 +43,9 @@ impl<const X: usize> HttpClient<'_, X> {
         self.emit(next)
     }
 
-    fn prepare(&mut self) -> Next {
+    /// Decides what to hand out next, without borrowing (so that a caller holding
+    /// another `&mut` can loop over it).
+    pub(crate) fn prepare(&mut self) -> Next {
         loop {
             if self.message.is_some() {
                 return Next::Message;
@@ -306,7 +308,8 @@ impl<const X: usize> HttpClient<'_, X> {
         }
     }
 
-    fn emit(&self, next: Next) -> Output<'_> {
+    /// Builds what `prepare` decided.
+    pub(crate) fn emit(&self, next: Next) -> Output<'_> {
         match next {
             Next::Message => self.emit_message(),
             Next::Abort(id) => Output::Abort(id),
@@ -341,6 +344,16 @@ impl<const X: usize> HttpClient<'_, X> {
 
     fn idle(&self) -> Output<'_> {
         Output::Idle { next_timeout: self.poll_timeout() }
+    }
+
+    /// The message handed out and not yet consumed.
+    pub(crate) fn pending_message(&self) -> Option<&[u8]> {
+        let p = self.message?;
+        let slot = &self.slots[p.slot];
+        match p.json {
+            Some(len) => slot.store.raw_ref().get(..len),
+            None => slot.store.sse_ref().and_then(|d| d.current()).map(|e| e.data()),
+        }
     }
 
     fn emit_message(&self) -> Output<'_> {

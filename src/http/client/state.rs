@@ -173,25 +173,7 @@ impl<'a, const X: usize> HttpClient<'a, X> {
             return Err(SendError::Closed);
         }
         let out = classify(message).ok_or(SendError::NotAMessage)?;
-        if self.phase == Phase::Expired && out.kind != OutKind::Initialize {
-            return Err(SendError::SessionExpired);
-        }
-        let capacity = self.slot_capacity();
-        if message.len() > capacity {
-            return Err(SendError::TooLarge { needed: message.len(), capacity });
-        }
-        let (kind, stage) = if self.legacy_known {
-            match (self.legacy, out.kind) {
-                (Legacy::Ready(_), _) => (ExchangeKind::LegacyPost, Stage::Queued),
-                // A new HTTP+SSE session: its stream first, then this initialize.
-                (Legacy::None, OutKind::Initialize) => (ExchangeKind::LegacyPost, Stage::Held),
-                _ => return Err(SendError::Busy),
-            }
-        } else {
-            (ExchangeKind::Post, Stage::Queued)
-        };
-        let long = kind.is_long(out.kind);
-        let i = self.allocate(long).ok_or(SendError::Busy)?;
+        let (kind, stage, i) = self.place(out.kind, message.len())?;
         if let Some(cancelled) = &out.cancels {
             self.drop_request_stream(cancelled);
         }
@@ -211,6 +193,33 @@ impl<'a, const X: usize> HttpClient<'a, X> {
             }
         }
         Ok(id)
+    }
+
+    /// Where a message of `kind` and `len` bytes would go now: its exchange kind, first
+    /// stage and slot.
+    pub(crate) fn place(&self, kind: OutKind, len: usize) -> Result<(ExchangeKind, Stage, usize), SendError> {
+        if matches!(self.phase, Phase::Closing | Phase::Closed) {
+            return Err(SendError::Closed);
+        }
+        if self.phase == Phase::Expired && kind != OutKind::Initialize {
+            return Err(SendError::SessionExpired);
+        }
+        let capacity = self.slot_capacity();
+        if len > capacity {
+            return Err(SendError::TooLarge { needed: len, capacity });
+        }
+        let (exchange, stage) = if self.legacy_known {
+            match (self.legacy, kind) {
+                (Legacy::Ready(_), _) => (ExchangeKind::LegacyPost, Stage::Queued),
+                // A new HTTP+SSE session: its stream first, then this initialize.
+                (Legacy::None, OutKind::Initialize) => (ExchangeKind::LegacyPost, Stage::Held),
+                _ => return Err(SendError::Busy),
+            }
+        } else {
+            (ExchangeKind::Post, Stage::Queued)
+        };
+        let i = self.allocate(exchange.is_long(kind)).ok_or(SendError::Busy)?;
+        Ok((exchange, stage, i))
     }
 
     /// Sets the bearer token sent as `Authorization: Bearer <token>` on every request
