@@ -357,13 +357,10 @@ impl<const X: usize> HttpClient<'_, X> {
     }
 
     fn emit_message(&self) -> Output<'_> {
-        let Some(p) = self.message else { return self.idle() };
-        let slot = &self.slots[p.slot];
-        let bytes = match p.json {
-            Some(len) => slot.store.raw_ref().get(..len).unwrap_or(&[]),
-            None => slot.store.sse_ref().and_then(|d| d.current()).map_or(&[][..], |e| e.data()),
-        };
-        Output::Message(Received { exchange: p.exchange, bytes })
+        match self.message {
+            Some(p) => Output::Message(Received { exchange: p.exchange, bytes: self.pending_message().unwrap_or(&[]) }),
+            None => self.idle(),
+        }
     }
 
     fn queued_event(&self, q: Queued) -> Event<'_> {
