@@ -155,7 +155,7 @@ fn run<const X: usize>(mode: TransportMode, ops: &[Op]) {
             }
             Op::Body { pick: p, chunk, raw } => {
                 if let Some(x) = pick(&w, *p) {
-                    let data: Vec<u8> = if *chunk as usize % 3 == 0 {
+                    let data: Vec<u8> = if (*chunk as usize).is_multiple_of(3) {
                         raw.clone()
                     } else {
                         CHUNKS[*chunk as usize % CHUNKS.len()].as_bytes().to_vec()
