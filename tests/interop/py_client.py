@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""The official Python SDK's ClientSession + stdio_client against a stdio server, once
-per handshake version the SDK offers, each session through shim.py (run.sh checks the
-logs with wire_check.py).
+"""The official Python SDK's ClientSession against a server, once per handshake version
+the SDK offers, over stdio or HTTP (run.sh checks the logs with wire_check.py and, over
+HTTP, http_check.py).
 
     python py_client.py PROFILE LOGDIR -- COMMAND [ARG...]
+        stdio_client; each session through shim.py
+    python py_client.py PROFILE LOGDIR --transport http|sse --url URL [--cut-tool NAME]
+        streamable_http_client (which DELETEs the session when it closes) or sse_client
+        (legacy HTTP+SSE); each session through its own http_shim.py (NAME: the tool whose
+        SSE stream the shim cuts once). After a Streamable HTTP session, one probe request
+        with the ended session's id (header X-Interop-Probe), which must get 404.
 
 Prints one JSON row per check: {"label", "check", "ok", "detail"}, asserting what the
 SDK hands back. ClientSession.initialize() always offers LATEST_HANDSHAKE_VERSION; the
@@ -14,14 +20,21 @@ SDK's default high-level path, mcp.Client(mode="auto"): a server/discover probe
 handshake-era.
 """
 
+import contextlib
 import json
+import re
+import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import anyio
 import mcp_types as types
 from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
@@ -64,10 +77,75 @@ async def offer(session: ClientSession, version: str):
     return result
 
 
-async def run_session(profile, log_dir, command, version):
+class Target:
+    """Where the sessions go: a stdio command, or an HTTP URL (and how to reach it)."""
+
+    def __init__(self, command=None, transport=None, url=None, cut_tool=None):
+        self.command, self.transport, self.url, self.cut_tool = command, transport, url, cut_tool
+
+
+@contextlib.contextmanager
+def shim_for(target, log):
+    """An http_shim.py in front of the target URL; yields the URL through it."""
+    args = [sys.executable, str(HERE / "http_shim.py"), str(log), "--upstream", re.match(r"https?://[^/]+", target.url)[0]]
+    if target.cut_tool:
+        args += ["--cut-tool", target.cut_tool]
+    shim = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    try:
+        line = shim.stderr.readline()
+        m = re.search(r"listening on (http://[^\s/]+)", line)
+        if not m:
+            raise RuntimeError(f"http_shim.py did not start: {line!r}")
+        yield m[1] + re.sub(r"^https?://[^/]+", "", target.url)
+    finally:
+        shim.terminate()
+        shim.wait()
+
+
+def probe_ended_session(url, log):
+    """A request with the session id the initialize answer gave, after the SDK closed
+    (and DELETEd) the session; http_check.py wants the answer to be 404."""
+    sid = version = None
+    for line in open(log, encoding="utf-8"):
+        e = json.loads(line)
+        if e.get("kind") == "response" and sid is None:
+            sid = next((v for n, v in e["headers"] if n.lower() == "mcp-session-id"), None)
+        if e.get("kind") == "request":
+            version = next((v for n, v in e["headers"] if n.lower() == "mcp-protocol-version"), version)
+    if sid is None:
+        return
+    body = json.dumps({"jsonrpc": "2.0", "id": "interop-probe", "method": "ping"}).encode()
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "mcp-session-id": sid, "x-interop-probe": "1"}
+    if version:
+        headers["mcp-protocol-version"] = version
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, body, headers, method="POST"), timeout=3).close()
+    except (urllib.error.URLError, OSError):
+        pass  # the status is in the shim's log
+
+
+@contextlib.asynccontextmanager
+async def connect(target, log):
+    """(read, write) streams for one session, through a shim."""
+    if target.transport is None:
+        params = StdioServerParameters(command=sys.executable, args=[str(HERE / "shim.py"), str(log), "--", *target.command])
+        async with stdio_client(params) as (read, write):
+            yield read, write
+        return
+    with shim_for(target, log) as url:
+        if target.transport == "sse":
+            async with sse_client(url) as (read, write):
+                yield read, write
+        else:
+            async with streamable_http_client(url) as (read, write):
+                yield read, write
+            probe_ended_session(url, log)
+
+
+async def run_session(profile, log_dir, target, version):
     label = f"py {version}"
     log = Path(log_dir) / f"py-{version}.jsonl"
-    params = StdioServerParameters(command=sys.executable, args=[str(HERE / "shim.py"), str(log), "--", *command])
 
     async def check(name, fn):
         try:
@@ -78,7 +156,7 @@ async def run_session(profile, log_dir, command, version):
             row(label, f"sdk:{name}", False, f"{type(e).__name__}: {e}"[:300])
             return False
 
-    async with stdio_client(params) as (read, write):
+    async with connect(target, log) as (read, write):
         async with ClientSession(
             read,
             write,
@@ -214,20 +292,24 @@ async def run_session(profile, log_dir, command, version):
             await check("unknown method", unknown)
 
 
-async def auto_mode(profile, log_dir, command):
+async def auto_mode(profile, log_dir, target):
     """The SDK's default high-level path: mcp.Client(mode="auto") probes server/discover
-    (2026-07-28) and falls back to the initialize handshake on a handshake-era server."""
+    (2026-07-28) and falls back to the initialize handshake on a handshake-era server.
+    Given a URL, mcp.Client uses streamable_http_client."""
     label = "py auto"
     log = Path(log_dir) / "py-auto.jsonl"
-    params = StdioServerParameters(command=sys.executable, args=[str(HERE / "shim.py"), str(log), "--", *command])
     try:
-        with anyio.fail_after(20):
-            async with Client(params, mode="auto") as client:
+        with contextlib.ExitStack() as stack, anyio.fail_after(20):
+            if target.transport is None:
+                server = StdioServerParameters(command=sys.executable, args=[str(HERE / "shim.py"), str(log), "--", *target.command])
+            else:
+                server = stack.enter_context(shim_for(target, log))
+            async with Client(server, mode="auto") as client:
                 version = client.session.protocol_version
                 r = await client.call_tool(profile["progress"]["name"], profile["progress"]["arguments"])
-        want = profile["versions"][-1]
+        want = profile.get("autoVersion", profile["versions"][-1])
         ok = version == want and not r.is_error
-        row(label, "sdk:auto-negotiation", ok, f"server/discover, then initialize: negotiated {version}"
+        row(label, "sdk:auto-negotiation", ok, f"server/discover (then initialize if refused): negotiated {version}"
             + ("" if version == want else f" (want {want})") + f"; {profile['progress']['name']} -> is_error={r.is_error}")
     except Exception as e:  # noqa: BLE001
         while isinstance(e, BaseExceptionGroup) and e.exceptions:
@@ -237,13 +319,21 @@ async def auto_mode(profile, log_dir, command):
 
 async def main():
     argv = sys.argv[1:]
-    sep = argv.index("--")
-    profile_name, log_dir = argv[:sep]
-    command = argv[sep + 1:]
+    profile_name, log_dir = argv[:2]
+
+    def opt(name):
+        return argv[argv.index(name) + 1] if name in argv else None
+
+    if "--" in argv:
+        target = Target(command=argv[argv.index("--") + 1:])
+    else:
+        target = Target(transport=opt("--transport"), url=opt("--url"), cut_tool=opt("--cut-tool"))
     profile = json.loads((HERE / "servers.json").read_text())[profile_name]
     for version in reversed(HANDSHAKE_PROTOCOL_VERSIONS):
-        await run_session(profile, log_dir, command, version)
-    await auto_mode(profile, log_dir, command)
+        await run_session(profile, log_dir, target, version)
+    # mcp.Client takes a URL for Streamable HTTP only.
+    if target.transport != "sse":
+        await auto_mode(profile, log_dir, target)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
-"""A small stdio MCP server written with the official Python SDK (PyPI `mcp`, its
-low-level `Server`), the peer for examples/client in the interop checks.
+"""A small MCP server written with the official Python SDK (PyPI `mcp`, its low-level
+`Server`), the peer for examples/client in the interop checks.
 
-    python py_server.py [--page-size N]     (default 2)
+    python py_server.py [--page-size N]              stdio (default page size 2)
+    python py_server.py --http PORT [--page-size N]  Streamable HTTP at /mcp
+                                                     (Server.streamable_http_app, with an
+                                                     in-memory event store: resumable)
+    python py_server.py --sse PORT [--page-size N]   legacy HTTP+SSE: GET /sse, POST
+                                                     /messages/ (SseServerTransport)
+
+Over HTTP it listens on 127.0.0.1 (PORT 0: any free port) with the SDK's DNS-rebinding
+protection for localhost, and prints `listening on http://127.0.0.1:PORT` on stderr
+once it accepts connections.
 
 Every list is paginated (cursors are the next offset, opaque to the client):
   tools      echo {message}           -> the message back
@@ -19,12 +28,17 @@ Every list is paginated (cursors are the next offset, opaque to the client):
 servers.json ("python") lists what the checks expect of it.
 """
 
+import socket
 import sys
+from itertools import count
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.server.sse import SseServerTransport
 from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http import EventMessage, EventStore
+from mcp.server.transport_security import TransportSecuritySettings
 
 PAGE = 2
 if "--page-size" in sys.argv:
@@ -136,5 +150,69 @@ async def main():
         await server.run(read, write, server.create_initialization_options())
 
 
+class MemoryEventStore(EventStore):
+    """Every event of every stream, in order, for Last-Event-ID replay: a replay sends the
+    events after the given one *on the same stream* only (the SDK ships no store)."""
+
+    def __init__(self):
+        self.events = []  # (event id, stream id, message)
+        self.ids = count(1)
+
+    async def store_event(self, stream_id, message):
+        event_id = str(next(self.ids))
+        self.events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        at = next((i for i, e in enumerate(self.events) if e[0] == last_event_id), None)
+        if at is None:
+            return None
+        stream = self.events[at][1]
+        for event_id, stream_id, message in self.events[at + 1:]:
+            if stream_id == stream and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        return stream
+
+
+def serve_http(port, legacy):
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    bound = sock.getsockname()[1]
+    if legacy:
+        security = TransportSecuritySettings(
+            allowed_hosts=["127.0.0.1:*", "localhost:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*"],
+        )
+        sse = SseServerTransport("/messages/", security_settings=security)
+
+        async def handle_sse(request):
+            async with sse.connect_sse(request.scope, request.receive, request._send) as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+            return Response()
+
+        app = Starlette(routes=[Route("/sse", endpoint=handle_sse, methods=["GET"]),
+                                Mount("/messages/", app=sse.handle_post_message)])
+    else:
+        app = server.streamable_http_app(event_store=MemoryEventStore(), host="127.0.0.1")
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets=sockets)
+            print(f"listening on http://127.0.0.1:{bound}", file=sys.stderr, flush=True)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    Announcing(config).run(sockets=[sock])
+
+
 if __name__ == "__main__":
-    anyio.run(main)
+    if "--http" in sys.argv or "--sse" in sys.argv:
+        flag = "--http" if "--http" in sys.argv else "--sse"
+        serve_http(int(sys.argv[sys.argv.index(flag) + 1]), legacy=flag == "--sse")
+    else:
+        anyio.run(main)

@@ -1,17 +1,28 @@
-// The official TypeScript SDK's Client + StdioClientTransport against a stdio server,
-// once per protocol version the SDK offers. Every session runs through shim.py, which
-// logs each line; wire_check.py then checks the logs.
+// The official TypeScript SDK's Client against a server, once per protocol version the
+// SDK offers, over stdio or HTTP:
 //
 //   node ts_client.mjs PROFILE LOGDIR -- COMMAND [ARG...]
+//       StdioClientTransport; every session runs through shim.py, which logs each line
+//   node ts_client.mjs PROFILE LOGDIR --transport http|sse|auto --url URL [--cut-tool NAME]
+//       http: StreamableHTTPClientTransport; sse: SSEClientTransport (legacy HTTP+SSE);
+//       auto: Streamable HTTP first, and SSEClientTransport when that fails (the SDK
+//       README's backwards-compatible client). Every session goes through its own
+//       http_shim.py (NAME: the tool whose SSE stream the shim cuts once, to make the
+//       client resume). A Streamable HTTP session ends with terminateSession() (DELETE),
+//       then one probe request with the ended session's id (header X-Interop-Probe), whose
+//       answer http_check.py expects to be 404.
 //
 // Prints one JSON row per check: {"label", "check", "ok", "detail"}. These checks
-// assert what the SDK hands back (values, errors); run.sh then runs wire_check.py on
-// each log (LOGDIR/ts-VERSION.jsonl) for what crossed the pipe.
+// assert what the SDK hands back (values, errors); run.sh then runs wire_check.py (and
+// http_check.py) on each log (LOGDIR/ts-VERSION.jsonl) for what crossed the wire.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
     CallToolResultSchema,
@@ -27,9 +38,13 @@ import {
 // Run from a copy beside node_modules; INTEROP_DIR names the folder with the helpers.
 const here = process.env.INTEROP_DIR ?? dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
+const [profileName, logDir] = args;
+const opt = name => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const sep = args.indexOf('--');
-const [profileName, logDir] = args.slice(0, sep);
-const command = args.slice(sep + 1);
+const command = sep >= 0 ? args.slice(sep + 1) : [];
+const httpMode = opt('--transport'); // undefined: stdio
+const serverUrl = opt('--url');
+const cutTool = opt('--cut-tool');
 const profile = JSON.parse(readFileSync(join(here, 'servers.json'), 'utf8'))[profileName];
 const UNKNOWN = 'interop/no-such-method';
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -43,9 +58,14 @@ function row(label, check, ok, detail) {
 // Returns the negotiated version.
 async function connectOffering(client, transport, version) {
     if (version === LATEST_PROTOCOL_VERSION) {
-        // Client.connect hands the negotiated version to transports that take it (HTTP).
+        // Client.connect hands the negotiated version to transports that take it (HTTP,
+        // which then sends it in MCP-Protocol-Version).
         let negotiated;
-        transport.setProtocolVersion = v => (negotiated = v);
+        const set = transport.setProtocolVersion?.bind(transport);
+        transport.setProtocolVersion = v => {
+            negotiated = v;
+            set?.(v);
+        };
         await client.connect(transport);
         return negotiated;
     }
@@ -59,18 +79,33 @@ async function connectOffering(client, transport, version) {
     }
     client._serverCapabilities = result.capabilities;
     client._serverVersion = result.serverInfo;
+    transport.setProtocolVersion?.(result.protocolVersion);
     await client.notification({ method: 'notifications/initialized' });
     return result.protocolVersion;
 }
 
-async function session(version) {
-    const label = `ts ${version}`;
-    const log = join(logDir, `ts-${version}.jsonl`);
-    const transport = new StdioClientTransport({
-        command: 'python3',
-        args: [join(here, 'shim.py'), log, '--', ...command],
-        stderr: 'inherit'
+// An http_shim.py in front of URL, logging to LOG; resolves to the URL through it.
+function startShim(log, url) {
+    const u = new URL(url);
+    const shimArgs = [join(here, 'http_shim.py'), log, '--upstream', u.origin];
+    if (cutTool) shimArgs.push('--cut-tool', cutTool);
+    const child = spawn('python3', shimArgs, { stdio: ['ignore', 'inherit', 'pipe'] });
+    return new Promise((resolve, reject) => {
+        let seen = '';
+        child.stderr.on('data', d => {
+            if (seen === null) return process.stderr.write(d);
+            seen += d;
+            const m = seen.match(/listening on (http:\/\/[^\s/]+)/);
+            if (m) {
+                seen = null;
+                resolve({ child, url: new URL(u.pathname + u.search, m[1]) });
+            }
+        });
+        child.on('exit', code => reject(new Error(`http_shim.py exited with ${code}`)));
     });
+}
+
+function newClient() {
     const client = new Client(
         { name: 'interop-ts-client', version: '1.0.0' },
         { capabilities: { sampling: {}, elicitation: { form: {} } } }
@@ -79,7 +114,59 @@ async function session(version) {
         role: 'assistant', content: { type: 'text', text: 'scripted sample' }, model: 'interop-script', stopReason: 'endTurn'
     }));
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+    return client;
+}
 
+// After terminateSession(): one request with the ended session's id, which the server
+// must answer 404 (http_check.py reads the answer from the log).
+async function probeEndedSession(url, sessionId, version) {
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), 3000);
+    try {
+        const r = await fetch(url, {
+            method: 'POST',
+            signal: ac.signal,
+            headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'mcp-session-id': sessionId,
+                'mcp-protocol-version': version,
+                'x-interop-probe': '1'
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 'interop-probe', method: 'ping' })
+        });
+        ac.abort();
+        return r.status;
+    } catch (e) {
+        return String(e);
+    } finally {
+        clearTimeout(timer);
+    }
+}
+
+async function session(version) {
+    const label = `ts ${version}`;
+    const log = join(logDir, `ts-${version}.jsonl`);
+    let shim, transport;
+    let client = newClient();
+    if (httpMode === undefined) {
+        transport = new StdioClientTransport({
+            command: 'python3',
+            args: [join(here, 'shim.py'), log, '--', ...command],
+            stderr: 'inherit'
+        });
+    } else {
+        shim = await startShim(log, serverUrl);
+        transport = httpMode === 'sse' ? new SSEClientTransport(shim.url) : new StreamableHTTPClientTransport(shim.url);
+    }
+    try {
+        return await script(label, log, version, client, transport, shim);
+    } finally {
+        shim?.child.kill();
+    }
+}
+
+async function script(label, log, version, client, transport, shim) {
     const check = async (name, fn) => {
         try {
             const detail = await fn();
@@ -92,7 +179,18 @@ async function session(version) {
     let connected = false;
     let negotiated;
     await check('initialize', async () => {
-        negotiated = await connectOffering(client, transport, version);
+        try {
+            negotiated = await connectOffering(client, transport, version);
+        } catch (e) {
+            if (httpMode !== 'auto') throw e;
+            // The SDK README's backwards-compatible client: Streamable HTTP failed, so
+            // the server may be an HTTP+SSE one.
+            await client.close().catch(() => {});
+            client = newClient();
+            transport = new SSEClientTransport(shim.url);
+            negotiated = await connectOffering(client, transport, version);
+            row(label, 'sdk:fallback', true, `Streamable HTTP failed (${String(e.message ?? e).slice(0, 60)}); connected over SSE`);
+        }
         connected = true;
         const want = profile.versions.includes(version) ? version : profile.versions.at(-1);
         if (negotiated !== want) throw new Error(`negotiated ${negotiated}, want ${want}`);
@@ -195,6 +293,13 @@ async function session(version) {
         throw new Error('unknown method succeeded');
     });
 
+    if (transport instanceof StreamableHTTPClientTransport) {
+        const sessionId = transport.sessionId;
+        await check('terminate session', async () => {
+            await transport.terminateSession();
+        });
+        if (sessionId) await probeEndedSession(shim.url, sessionId, negotiated);
+    }
     await client.close();
     return log;
 }
