@@ -13,15 +13,25 @@
 //! non-ASCII text, progress notifications, 64 KiB resources, errors, pings). About a third
 //! of the messages are written the way Python's `json.dumps` writes them (`", "` and `": "`
 //! separators, every non-ASCII character as `\uXXXX`, astral ones as surrogate pairs), the
-//! rest compactly with raw UTF-8 as the TypeScript SDK does.
+//! rest compactly with raw UTF-8 as the TypeScript SDK does. A second corpus holds only
+//! small messages (pings, progress and log notifications, cancellations, short tool calls),
+//! where per-message costs dominate.
+//!
+//! "Typed by method" rows decode every message the way a peer must: params by method,
+//! results by the method of the request they answer (`decode_result`), walking content
+//! blocks, tools and resource contents, against serde_json decoding the same fields into
+//! typed structs.
 //!
 //! Environment:
 //! * `WIRE_BENCH_QUICK=1`: a few short rounds (about 2 s), for a smoke run;
 //! * `WIRE_BENCH_ROUNDS=n`, `WIRE_BENCH_SAMPLE_MS=n`: override rounds and sample length;
-//! * `WIRE_BENCH_ONLY=text`: only the candidates whose name contains `text` (for profiling);
+//! * `WIRE_BENCH_ONLY=text`: only the candidates whose name contains `text` (`=name`: exactly
+//!   that name), for profiling;
 //! * `WIRE_BENCH_DUMP=path`: also write the corpus there as a stdio stream, to inspect it;
 //! * `WIRE_BENCH_PASSES=n`: run each candidate exactly `n` times after its two allocation-
-//!   counting passes, untimed, to count instructions under `valgrind --tool=callgrind`.
+//!   counting passes, untimed, to count instructions under `valgrind --tool=callgrind`
+//!   (`benches/wire_instructions.sh` does this for every row and prints instructions per
+//!   message).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
@@ -32,6 +42,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcp_sansio::framing::LineFramer;
+use mcp_sansio::mcp::{
+    AnyNotification, AnyRequest, AnyResult, Method, ProgressToken, decode_notification, decode_request, decode_result,
+};
 use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, Message, RawJson, RequestId};
 use serde::de::{Deserializer, IgnoredAny, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -690,10 +703,11 @@ enum Class {
     Error,
     Ping,
     OtherRequest,
+    Notification,
 }
 
 impl Class {
-    const ALL: [Class; 9] = [
+    const ALL: [Class; 10] = [
         Class::Handshake,
         Class::ListToolsResult,
         Class::CallRequest,
@@ -703,6 +717,7 @@ impl Class {
         Class::Error,
         Class::Ping,
         Class::OtherRequest,
+        Class::Notification,
     ];
 
     fn label(self) -> &'static str {
@@ -716,6 +731,7 @@ impl Class {
             Class::Error => "error response",
             Class::Ping => "ping request + result",
             Class::OtherRequest => "tools/list, resources/read req",
+            Class::Notification => "log, cancelled, updated, list_changed",
         }
     }
 }
@@ -937,6 +953,97 @@ fn generate() -> Corpus {
     c
 }
 
+/// The chatty side of a session: many small messages (pings, progress and log
+/// notifications, cancellations, resource updates, short tool calls and their results),
+/// each under about 300 bytes. Per-message costs dominate here, not per-byte ones.
+fn generate_small() -> Corpus {
+    use serde_json::json;
+    let mut rng = Rng(0x5EED_1234_ABCD_0002);
+    let mut c = Corpus { lines: Vec::new(), responses: Vec::new() };
+    let style = |rng: &mut Rng| if rng.chance(33) { Style::Python } else { Style::Compact };
+    let tools = ["get_time", "get_weather", "echo", "add", "lookup_user"];
+    let levels = ["debug", "info", "notice", "warning", "error"];
+    let mut id = 100u64;
+    for round in 0..600u64 {
+        id += 1;
+        let st = style(&mut rng);
+        let rid = if rng.chance(25) { json!(format!("r-{id}")) } else { json!(id) };
+        match round % 6 {
+            0 | 3 => {
+                c.push(Class::Ping, Style::Compact, &json!({"jsonrpc":"2.0","id":rid,"method":"ping"}));
+                c.push(Class::Ping, Style::Compact, &json!({"jsonrpc":"2.0","id":rid,"result":{}}));
+            }
+            1 | 4 => {
+                let tool = rng.pick(&tools);
+                let tags: Vec<&str> = (0..rng.range(0, 2)).map(|_| rng.pick(WORDS)).collect();
+                let mut params = json!({"name": tool, "arguments": {"text": text(&mut rng, 5, 40), "tags": tags}});
+                if rng.chance(50) {
+                    params["_meta"] = json!({"progressToken": id});
+                }
+                c.push(
+                    Class::CallRequest,
+                    st,
+                    &json!({"jsonrpc":"2.0","id":rid,"method":"tools/call","params":params}),
+                );
+                for step in 0..rng.range(0, 2) {
+                    let mut p = json!({"progressToken": id, "progress": step * 50, "total": 100});
+                    if rng.chance(50) {
+                        p["message"] = json!(text(&mut rng, 5, 30));
+                    }
+                    c.push(Class::Progress, st, &json!({"jsonrpc":"2.0","method":"notifications/progress","params":p}));
+                }
+                let result =
+                    json!({"content":[{"type":"text","text": text(&mut rng, 5, 120)}],"isError": rng.chance(10)});
+                c.push(Class::CallResult, st, &json!({"jsonrpc":"2.0","id":rid,"result":result}));
+            }
+            2 => {
+                let p = json!({"level": rng.pick(&levels), "logger": "server", "data": {"msg": text(&mut rng, 10, 80), "seq": round}});
+                c.push(Class::Notification, st, &json!({"jsonrpc":"2.0","method":"notifications/message","params":p}));
+                let uri = format!("file:///workspace/{}.txt", ident(&mut rng));
+                c.push(
+                    Class::Notification,
+                    st,
+                    &json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":uri}}),
+                );
+            }
+            _ => {
+                let p = json!({"requestId": id - 1, "reason": text(&mut rng, 5, 30)});
+                c.push(
+                    Class::Notification,
+                    st,
+                    &json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":p}),
+                );
+                c.push(
+                    Class::Notification,
+                    Style::Compact,
+                    &json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}),
+                );
+                let message = format!("Tool {} failed: {}", rng.pick(&tools), text(&mut rng, 10, 40));
+                c.push(Class::Error, st, &json!({"jsonrpc":"2.0","id":rid,"error":{"code":-32603,"message":message}}));
+            }
+        }
+    }
+    c
+}
+
+/// For each line, the method of the request a response answers (the correlation a
+/// session keeps): requests are remembered by their id token.
+fn answering(lines: &[&[u8]]) -> Vec<Option<Method<'static>>> {
+    let mut pending = std::collections::HashMap::new();
+    lines
+        .iter()
+        .map(|l| match Message::parse(l).expect("valid corpus") {
+            Message::Request(r) => {
+                let method = Method::from_known_name(&r.method.to_string()).expect("known method");
+                pending.insert(r.id.as_token().to_vec(), method);
+                None
+            }
+            Message::Response(r) => Some(pending.remove(r.id.as_token()).expect("answers a request")),
+            _ => None,
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // Our typed decoding: serde-json-core through RawJson::decode, JsonStr for text
 // ---------------------------------------------------------------------------------------
@@ -1030,6 +1137,128 @@ mod ours {
         } else if method.eq_str("resources/read") {
             let p: ReadResourceParams<'_> = params.decode().expect("read");
             sum += text(p.uri);
+        }
+        sum
+    }
+
+    /// The value of a progress token for the checksum (integers as themselves).
+    fn token(t: ProgressToken<'_>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        match t {
+            ProgressToken::Integer(n) => n as usize,
+            ProgressToken::String(s) => text(s),
+        }
+    }
+
+    /// Scan + classify, then decode every message by its method as the crate's vocabulary
+    /// defines it (`decode_request`, `decode_notification`, and `decode_result` with the
+    /// method of the request a response answers), walking the lazy sequences (content
+    /// blocks, tools, resource contents) and reading every field a client or server
+    /// would. `text` measures a string: its raw length when timed (nothing is unescaped),
+    /// its unescaped length when checked against serde_json.
+    pub fn typed(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        typed_walk(line, answering, text, true)
+    }
+
+    /// [`typed`] without walking the lazy sequences of results (content blocks, tools,
+    /// resource contents are left as the spans `decode_result` found): what a peer that
+    /// forwards or stores a result pays. The sequences' bytes are counted instead.
+    pub fn dispatched(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        typed_walk(line, answering, text, false)
+    }
+
+    fn typed_walk(
+        line: &[u8],
+        answering: Option<Method<'_>>,
+        text: &mut dyn FnMut(JsonStr<'_>) -> usize,
+        walk: bool,
+    ) -> usize {
+        let raw_len = |r: Option<RawJson<'_>>| r.map_or(0, |r| r.as_bytes().len());
+        let msg = Message::parse(line).expect("valid corpus");
+        let mut sum = msg.kind() as usize;
+        match msg {
+            Message::Request(r) => match decode_request(Method::parse(r.method), r.params).expect("params") {
+                AnyRequest::CallTool(p) => {
+                    sum += text(p.name);
+                    let a: CallArguments<'_> = p.arguments.expect("arguments").decode().expect("arguments");
+                    sum += text(a.text) + a.lang.map_or(0, &mut *text) + a.max_results.unwrap_or(0) as usize;
+                    for tag in a.tags {
+                        sum += text(tag);
+                    }
+                    if let Some(t) = p.meta.and_then(|m| m.progress_token()) {
+                        sum += token(t, text);
+                    }
+                }
+                AnyRequest::Initialize(p) => {
+                    sum += text(p.protocol_version) + text(p.client_info.name) + text(p.client_info.version);
+                }
+                AnyRequest::ReadResource(p) => sum += text(p.uri),
+                AnyRequest::ListTools(p) => sum += p.cursor.map_or(0, text),
+                AnyRequest::Ping(_) => {}
+                _ => unreachable!("not in the corpus"),
+            },
+            Message::Notification(n) => match decode_notification(Method::parse(n.method), n.params).expect("params") {
+                AnyNotification::Progress(p) => {
+                    sum += token(p.progress_token, text) + p.progress as usize + p.total.unwrap_or(0.0) as usize;
+                    sum += p.message.map_or(0, text);
+                }
+                AnyNotification::LogMessage(p) => {
+                    sum += p.level.as_str().len() + p.logger.map_or(0, &mut *text);
+                    sum += p.data.raw().map_or(0, |d| d.as_bytes().len());
+                }
+                AnyNotification::Cancelled(p) => {
+                    sum += p.request_id.map_or(0, |id| id.as_token().len()) + p.reason.map_or(0, text);
+                }
+                AnyNotification::ResourceUpdated(p) => sum += text(p.uri),
+                AnyNotification::Initialized(_) | AnyNotification::ToolsListChanged(_) => {}
+                _ => unreachable!("not in the corpus"),
+            },
+            Message::Response(r) => {
+                let method = answering.expect("a response answers a request");
+                match decode_result(method, r.result).expect("result") {
+                    AnyResult::CallTool(res) if !walk => sum += raw_len(res.content.items().and_then(|i| i.raw())),
+                    AnyResult::ListTools(res) if !walk => sum += raw_len(res.items.raw()),
+                    AnyResult::ReadResource(res) if !walk => sum += raw_len(res.contents.raw()),
+                    AnyResult::CallTool(res) => {
+                        for block in res.content.iter() {
+                            sum += block.expect("content block").as_text().map_or(0, &mut *text);
+                        }
+                        sum += res.is_error.unwrap_or(false) as usize;
+                    }
+                    AnyResult::ListTools(res) => {
+                        for tool in res.items.iter() {
+                            let tool = tool.expect("tool");
+                            sum += text(tool.name) + tool.title.map_or(0, &mut *text);
+                            sum += tool.description.map_or(0, &mut *text) + tool.input_schema.as_bytes().len();
+                            let hints = tool.annotations.map(|a| (a.read_only_hint, a.open_world_hint));
+                            sum +=
+                                hints.map_or(0, |(r, o)| r.unwrap_or(false) as usize + 2 * o.unwrap_or(false) as usize);
+                        }
+                        sum += res.next_cursor.map_or(0, &mut *text);
+                    }
+                    AnyResult::ReadResource(res) => {
+                        for contents in res.contents.iter() {
+                            sum += match contents.expect("contents") {
+                                mcp_sansio::mcp::ResourceContents::Text(t) => {
+                                    text(t.uri) + t.mime_type.map_or(0, &mut *text) + text(t.text)
+                                }
+                                mcp_sansio::mcp::ResourceContents::Blob(b) => {
+                                    text(b.uri) + b.mime_type.map_or(0, &mut *text) + text(b.blob)
+                                }
+                            };
+                        }
+                    }
+                    AnyResult::Initialize(res) => {
+                        sum += text(res.protocol_version) + text(res.server_info.name) + text(res.server_info.version);
+                        sum += res.instructions.map_or(0, text);
+                    }
+                    AnyResult::Empty(_) => {}
+                    _ => unreachable!("not in the corpus"),
+                }
+            }
+            Message::Error(e) => {
+                sum += e.error.code.0.unsigned_abs() as usize + text(e.error.message);
+                sum += e.error.data.map_or(0, |d| d.as_bytes().len());
+            }
         }
         sum
     }
@@ -1211,6 +1440,270 @@ mod sj {
         }
         sum
     }
+
+    /// A progress token's checksum value: the integer, or the string's length.
+    pub struct Token(pub usize);
+
+    impl<'de> Deserialize<'de> for Token {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Token;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a string or an integer")
+                }
+                fn visit_u64<E>(self, v: u64) -> Result<Token, E> {
+                    Ok(Token(v as usize))
+                }
+                fn visit_i64<E>(self, v: i64) -> Result<Token, E> {
+                    Ok(Token(v as usize))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Token, E> {
+                    Ok(Token(v.len()))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct TypedMeta {
+        pub progress_token: Option<Token>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct TypedCall<'a> {
+        #[serde(borrow)]
+        pub name: Text<'a>,
+        #[serde(borrow)]
+        pub arguments: &'a RawValue,
+        #[serde(rename = "_meta")]
+        pub meta: Option<TypedMeta>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct TypedProgress<'a> {
+        pub progress_token: Token,
+        pub progress: f64,
+        pub total: Option<f64>,
+        #[serde(borrow)]
+        pub message: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct LogParams<'a> {
+        #[serde(borrow)]
+        pub level: Text<'a>,
+        #[serde(borrow)]
+        pub logger: Option<Text<'a>>,
+        #[serde(borrow)]
+        pub data: &'a RawValue,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct CancelledParams<'a> {
+        #[serde(borrow)]
+        pub request_id: Option<&'a RawValue>,
+        #[serde(borrow)]
+        pub reason: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct Content<'a> {
+        #[serde(borrow, rename = "type")]
+        pub ty: Text<'a>,
+        #[serde(borrow)]
+        pub text: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct CallToolResult<'a> {
+        #[serde(borrow)]
+        pub content: Vec<Content<'a>>,
+        pub is_error: Option<bool>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ToolAnnotations {
+        pub read_only_hint: Option<bool>,
+        pub open_world_hint: Option<bool>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Tool<'a> {
+        #[serde(borrow)]
+        pub name: Text<'a>,
+        #[serde(borrow)]
+        pub title: Option<Text<'a>>,
+        #[serde(borrow)]
+        pub description: Option<Text<'a>>,
+        #[serde(borrow)]
+        pub input_schema: &'a RawValue,
+        pub annotations: Option<ToolAnnotations>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ListToolsResult<'a> {
+        #[serde(borrow)]
+        pub tools: Vec<Tool<'a>>,
+        #[serde(borrow)]
+        pub next_cursor: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ResourceContents<'a> {
+        #[serde(borrow)]
+        pub uri: Text<'a>,
+        #[serde(borrow)]
+        pub mime_type: Option<Text<'a>>,
+        #[serde(borrow)]
+        pub text: Option<Text<'a>>,
+        #[serde(borrow)]
+        pub blob: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct ReadResourceResult<'a> {
+        #[serde(borrow)]
+        pub contents: Vec<ResourceContents<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct InitializeResult<'a> {
+        #[serde(borrow)]
+        pub protocol_version: Text<'a>,
+        /// Decoded for parity (ours decodes it into `ServerCapabilities`), not summed.
+        #[allow(dead_code)]
+        #[serde(borrow)]
+        pub capabilities: &'a RawValue,
+        #[serde(borrow)]
+        pub server_info: Implementation<'a>,
+        #[serde(borrow)]
+        pub instructions: Option<Text<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    pub struct Empty {}
+
+    #[derive(Deserialize)]
+    pub struct ErrorObject<'a> {
+        pub code: i32,
+        #[serde(borrow)]
+        pub message: Text<'a>,
+        #[serde(borrow)]
+        pub data: Option<&'a RawValue>,
+    }
+
+    /// The serde_json counterpart of `ours::typed`: the envelope, then params and results
+    /// by method into typed structs (text as `Cow`, schemas and capabilities as
+    /// `&RawValue`), with the same checksum.
+    pub fn typed(line: &[u8], answering: Option<Method<'_>>) -> usize {
+        let env = envelope(line);
+        let mut sum = kind(&env);
+        let text = |t: &Text<'_>| t.0.len();
+        let opt = |t: &Option<Text<'_>>| t.as_ref().map_or(0, text);
+        let params = env.params.map_or("{}", RawValue::get);
+        if let Some(method) = &env.method {
+            match (&*method.0, env.id.is_some()) {
+                ("tools/call", true) => {
+                    let p: TypedCall<'_> = serde_json::from_str(params).expect("call params");
+                    sum += text(&p.name);
+                    let a: CallArguments<'_> = serde_json::from_str(p.arguments.get()).expect("arguments");
+                    sum += text(&a.text) + opt(&a.lang) + a.max_results.unwrap_or(0) as usize;
+                    sum += a.tags.iter().map(text).sum::<usize>();
+                    sum += p.meta.and_then(|m| m.progress_token).map_or(0, |t| t.0);
+                }
+                ("initialize", true) => {
+                    let p: InitializeParams<'_> = serde_json::from_str(params).expect("initialize");
+                    sum += text(&p.protocol_version) + text(&p.client_info.name) + text(&p.client_info.version);
+                }
+                ("resources/read", true) => {
+                    let p: ReadResourceParams<'_> = serde_json::from_str(params).expect("read");
+                    sum += text(&p.uri);
+                }
+                ("tools/list", true) => {
+                    #[derive(Deserialize)]
+                    struct Paginated<'a> {
+                        #[serde(borrow)]
+                        cursor: Option<Text<'a>>,
+                    }
+                    let p: Paginated<'_> = serde_json::from_str(params).expect("list");
+                    sum += opt(&p.cursor);
+                }
+                ("ping", true) => {
+                    let _: Empty = serde_json::from_str(params).expect("ping");
+                }
+                ("notifications/progress", false) => {
+                    let p: TypedProgress<'_> = serde_json::from_str(params).expect("progress");
+                    sum += p.progress_token.0 + p.progress as usize + p.total.unwrap_or(0.0) as usize;
+                    sum += opt(&p.message);
+                }
+                ("notifications/message", false) => {
+                    let p: LogParams<'_> = serde_json::from_str(params).expect("log");
+                    sum += text(&p.level) + opt(&p.logger) + p.data.get().len();
+                }
+                ("notifications/cancelled", false) => {
+                    let p: CancelledParams<'_> = serde_json::from_str(params).expect("cancelled");
+                    sum += p.request_id.map_or(0, |r| r.get().len()) + opt(&p.reason);
+                }
+                ("notifications/resources/updated", false) => {
+                    let p: ReadResourceParams<'_> = serde_json::from_str(params).expect("updated");
+                    sum += text(&p.uri);
+                }
+                ("notifications/initialized" | "notifications/tools/list_changed", false) => {
+                    let _: Empty = serde_json::from_str(params).expect("empty");
+                }
+                other => unreachable!("not in the corpus: {other:?}"),
+            }
+            return sum;
+        }
+        if let Some(result) = env.result {
+            let result = result.get();
+            match answering.expect("a response answers a request") {
+                Method::ToolsCall => {
+                    let r: CallToolResult<'_> = serde_json::from_str(result).expect("call result");
+                    sum += r.content.iter().map(|c| if &*c.ty.0 == "text" { opt(&c.text) } else { 0 }).sum::<usize>();
+                    sum += r.is_error.unwrap_or(false) as usize;
+                }
+                Method::ToolsList => {
+                    let r: ListToolsResult<'_> = serde_json::from_str(result).expect("list result");
+                    for t in &r.tools {
+                        sum += text(&t.name) + opt(&t.title) + opt(&t.description) + t.input_schema.get().len();
+                        let hints = t.annotations.as_ref().map(|a| (a.read_only_hint, a.open_world_hint));
+                        sum += hints.map_or(0, |(r, o)| r.unwrap_or(false) as usize + 2 * o.unwrap_or(false) as usize);
+                    }
+                    sum += opt(&r.next_cursor);
+                }
+                Method::ResourcesRead => {
+                    let r: ReadResourceResult<'_> = serde_json::from_str(result).expect("read result");
+                    for c in &r.contents {
+                        sum += text(&c.uri) + opt(&c.mime_type) + opt(&c.text).max(opt(&c.blob));
+                    }
+                }
+                Method::Initialize => {
+                    let r: InitializeResult<'_> = serde_json::from_str(result).expect("initialize result");
+                    sum += text(&r.protocol_version) + text(&r.server_info.name) + text(&r.server_info.version);
+                    sum += opt(&r.instructions);
+                }
+                Method::Ping => {
+                    let _: Empty = serde_json::from_str(result).expect("empty result");
+                }
+                other => unreachable!("not in the corpus: {other:?}"),
+            }
+            return sum;
+        }
+        let e: ErrorObject<'_> = serde_json::from_str(env.error.expect("error").get()).expect("error");
+        sum + e.code.unsigned_abs() as usize + text(&e.message) + e.data.map_or(0, |d| d.get().len())
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1294,7 +1787,10 @@ fn median(v: &mut [f64]) -> f64 {
 fn measure(cands: &mut Vec<Candidate<'_>>, settings: &Settings, sample: Duration) -> Vec<Measured> {
     let rounds = settings.rounds;
     if let Some(only) = &settings.only {
-        cands.retain(|c| c.name.contains(only.as_str()));
+        match only.strip_prefix('=') {
+            Some(exact) => cands.retain(|c| c.name == exact),
+            None => cands.retain(|c| c.name.contains(only.as_str())),
+        }
     }
     // Allocation count over exactly one pass (after one warm-up pass, so lazily grown
     // buffers are not counted against a steady state).
@@ -1314,6 +1810,8 @@ fn measure(cands: &mut Vec<Candidate<'_>>, settings: &Settings, sample: Duration
             for _ in 0..passes {
                 black_box((c.pass)());
             }
+            // For benches/wire_instructions.sh, which divides instruction counts by these.
+            println!("passes\t{}\t{}\t{}\t{}", c.name, passes, c.messages, c.bytes);
         }
         let untimed = |(c, allocs_per_message): (&Candidate<'_>, f64)| Measured {
             name: c.name,
@@ -1396,6 +1894,25 @@ fn fmt_allocs(a: f64) -> String {
     if a == 0.0 { "0".into() } else { format!("{a:.2}") }
 }
 
+const TYPED_SJ: &str = "serde_json typed by method (Cow text, RawValue)";
+const TYPED_OURS: &str = "ours: typed by method (dispatch, items walked)";
+
+type TypedFn = fn(&[u8], Option<Method<'_>>, &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize;
+
+/// A pass of `decode` (`ours::typed` or `ours::dispatched`) over `lines`, strings measured
+/// without unescaping them.
+fn typed_ours<'a>(lines: &'a [&'a [u8]], answers: &'a [Option<Method<'static>>], decode: TypedFn) -> Pass<'a> {
+    Box::new(move || {
+        let mut raw_len = |s: JsonStr<'_>| s.raw().len();
+        lines.iter().zip(answers).map(|(l, m)| decode(black_box(l), *m, &mut raw_len)).sum()
+    })
+}
+
+/// A pass of `sj::typed` over `lines`.
+fn typed_sj<'a>(lines: &'a [&'a [u8]], answers: &'a [Option<Method<'static>>]) -> Pass<'a> {
+    Box::new(move || lines.iter().zip(answers).map(|(l, m)| sj::typed(black_box(l), *m)).sum())
+}
+
 const CLASS_RAW: &str = "class: serde_json &RawValue envelope";
 const CLASS_IGNORED: &str = "class: serde_json IgnoredAny";
 const CLASS_OURS: &str = "class: ours Message::parse";
@@ -1427,6 +1944,9 @@ fn main() {
     for class in Class::ALL {
         let (count, bytes) =
             corpus.lines.iter().filter(|(c, _, _)| *c == class).fold((0, 0), |(n, b), (_, _, l)| (n + 1, b + l.len()));
+        if count == 0 {
+            continue;
+        }
         println!(
             "{:<36} {count:>8} {bytes:>10} {:>6.1}% {:>9}",
             class.label(),
@@ -1434,13 +1954,26 @@ fn main() {
             bytes / count.max(1)
         );
     }
+    let small = generate_small();
+    let small_lines: Vec<&[u8]> = small.lines.iter().map(|(_, _, l)| l.as_slice()).collect();
+    let small_bytes: usize = small_lines.iter().map(|l| l.len()).sum();
+    let answers = answering(&lines);
+    let small_answers = answering(&small_lines);
+    println!(
+        "small-message corpus: {} messages, {small_bytes} bytes, largest {} bytes",
+        small_lines.len(),
+        small_lines.iter().map(|l| l.len()).max().unwrap_or(0)
+    );
     let mut scratch = vec![0u8; 1 << 17];
-    for l in &lines {
+    let mut unescaped = |s: JsonStr<'_>| s.unescaped_len();
+    for (l, method) in lines.iter().zip(&answers).chain(small_lines.iter().zip(&small_answers)) {
         let ours = Message::parse(l).unwrap_or_else(|e| panic!("ours rejects {}: {e}", String::from_utf8_lossy(l)));
         let theirs = sj::envelope(l);
         assert_eq!(ours.kind() as usize, sj::kind(&theirs), "kinds differ");
         let (a, b) = (ours::decode(l, &mut scratch), sj::decode(l));
         assert_eq!(a, b, "typed decoders disagree on {}", String::from_utf8_lossy(l));
+        let (a, b) = (ours::typed(l, *method, &mut unescaped), sj::typed(l, *method));
+        assert_eq!(a, b, "typed-by-method decoders disagree on {}", String::from_utf8_lossy(l));
     }
     println!(
         "settings: {} interleaved rounds of ~{} ms per candidate, clock: {CLOCK}; medians; MB = 10^6 bytes; \
@@ -1562,8 +2095,86 @@ fn main() {
                 Box::new(move || lines_ref.iter().map(|l| ours::decode(black_box(l), &mut scratch)).sum())
             },
         },
+        Candidate {
+            name: TYPED_SJ,
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: false,
+            pass: typed_sj(lines_ref, &answers),
+        },
+        Candidate {
+            name: TYPED_OURS,
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: true,
+            pass: typed_ours(lines_ref, &answers, ours::typed),
+        },
+        Candidate {
+            name: "ours: typed by method (dispatch, items not walked)",
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: true,
+            pass: typed_ours(lines_ref, &answers, ours::dispatched),
+        },
     ];
     let decoding = measure(&mut cands, &settings, settings.sample);
+    drop(cands);
+
+    // ---- The small-message corpus.
+    let small_ref = &small_lines;
+    let sn = small_lines.len();
+    let mut cands = vec![
+        Candidate {
+            name: "small: serde_json envelope, &RawValue  [baseline]",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: false,
+            pass: Box::new(move || small_ref.iter().map(|l| sj::kind(&black_box(sj::envelope(black_box(l))))).sum()),
+        },
+        Candidate {
+            name: "small: serde_json into IgnoredAny",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: false,
+            pass: Box::new(move || {
+                small_ref
+                    .iter()
+                    .map(|l| black_box(serde_json::from_slice::<IgnoredAny>(black_box(l)).is_ok()) as usize)
+                    .sum()
+            }),
+        },
+        Candidate {
+            name: "small: ours Message::parse",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: Box::new(move || {
+                small_ref.iter().map(|l| black_box(Message::parse(black_box(l)).unwrap()).kind() as usize).sum()
+            }),
+        },
+        Candidate {
+            name: "small: serde_json typed by method",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: false,
+            pass: typed_sj(small_ref, &small_answers),
+        },
+        Candidate {
+            name: "small: ours typed by method",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: typed_ours(small_ref, &small_answers, ours::typed),
+        },
+        Candidate {
+            name: "small: ours typed by method, items not walked",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: typed_ours(small_ref, &small_answers, ours::dispatched),
+        },
+    ];
+    let small_decoding = measure(&mut cands, &settings, settings.sample);
     drop(cands);
 
     // ---- Encoding the server's responses.
@@ -1644,6 +2255,9 @@ fn main() {
     for class in Class::ALL {
         let subset: Vec<&[u8]> =
             corpus.lines.iter().filter(|(c, _, _)| *c == class).map(|(_, _, l)| l.as_slice()).collect();
+        if subset.is_empty() {
+            continue;
+        }
         let bytes = subset.iter().map(|l| l.len()).sum();
         let subset = &subset;
         let mut cands = vec![
@@ -1683,6 +2297,10 @@ fn main() {
     print_table(
         &format!("DECODING {n} messages / {line_bytes} bytes per pass (framing row: {} bytes of stream)", stream.len()),
         &decoding,
+    );
+    print_table(
+        &format!("DECODING THE SMALL-MESSAGE CORPUS, {sn} messages / {small_bytes} bytes per pass"),
+        &small_decoding,
     );
     print_table(
         &format!(

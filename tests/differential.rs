@@ -98,6 +98,9 @@ impl Gen {
     }
 
     fn string(&mut self, out: &mut Vec<u8>) {
+        if self.rng.chance(20) {
+            return self.long_string(out);
+        }
         out.push(b'"');
         for _ in 0..self.rng.below(6) {
             match self.rng.below(10) {
@@ -124,6 +127,38 @@ impl Gen {
                     self.rng.pick(&["é", "€", "😀", "\u{7f}", "\u{ffff}", "\u{10ffff}", "\u{2028}"]).as_bytes(),
                 ),
                 _ => out.extend(self.rng.pick(WORDS).as_bytes()),
+            }
+        }
+        out.push(b'"');
+    }
+
+    /// A string long enough for the scanner's 8- and 16-byte steps: plain runs whose
+    /// lengths straddle those widths, with escapes (quotes and runs of backslashes among
+    /// them), multi-byte characters and surrogate pairs placed across the boundaries.
+    fn long_string(&mut self, out: &mut Vec<u8>) {
+        const SPECIAL: &[&[u8]] = &[
+            b"\\\"",
+            b"\\\\",
+            b"\\\\\\\"",
+            b"\\\\\\\\",
+            b"\\n",
+            b"\\/",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            "é".as_bytes(),
+            "東京".as_bytes(),
+            "😀".as_bytes(),
+            "\u{7ff}\u{800}\u{ffff}\u{10000}".as_bytes(),
+        ];
+        out.push(b'"');
+        for _ in 0..=self.rng.below(6) {
+            let width = *self.rng.pick(&[7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65]);
+            let run = width - self.rng.below(3);
+            for k in 0..run {
+                out.push(b"abcdefghijklmnopqrstuvwxyz 0123456789"[(k * 7 + run) % 37]);
+            }
+            if self.rng.chance(80) {
+                out.extend(*self.rng.pick(SPECIAL));
             }
         }
         out.push(b'"');
@@ -793,6 +828,112 @@ fn rebuild(r: mcp_sansio::wire::RawJson<'_>) -> Option<Value> {
     })
 }
 
+/// A JSON value as a deserializer hands it over, member order and duplicates kept: decoded
+/// once by the crate's span decoder and once by serde_json, the two must agree.
+#[derive(Debug)]
+enum J {
+    Null,
+    Bool(bool),
+    U(u64),
+    I(i64),
+    F(f64),
+    Str(String),
+    Arr(Vec<J>),
+    Obj(Vec<(String, J)>),
+}
+
+impl<'de> Deserialize<'de> for J {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = J;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_unit<E>(self) -> Result<J, E> {
+                Ok(J::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<J, E> {
+                Ok(J::Bool(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<J, E> {
+                Ok(J::U(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<J, E> {
+                Ok(J::I(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<J, E> {
+                Ok(J::F(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<J, E> {
+                Ok(J::Str(v.to_owned()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<J, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(J::Arr(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<J, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(J::Obj(members))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The tree `J` the span decoder must produce for `raw`, built from the navigation API
+/// (which `rebuild` checks against serde_json) with numbers read by `str::parse`, which
+/// rounds correctly: serde_json without its `float_roundtrip` feature (as here) does not
+/// always, so its floats are not the reference. (The fuzz target `differential` turns that
+/// feature on and compares with serde_json directly.)
+fn reference(raw: mcp_sansio::wire::RawJson<'_>) -> J {
+    use mcp_sansio::wire::JsonKind;
+    match raw.kind() {
+        JsonKind::Null => J::Null,
+        JsonKind::Bool => J::Bool(raw.as_bool().unwrap()),
+        JsonKind::String => J::Str(raw.as_str().unwrap().to_string()),
+        JsonKind::Number => match (raw.as_u64(), raw.as_i64()) {
+            (Some(u), _) => J::U(u),
+            (None, Some(i)) => J::I(i),
+            _ => J::F(raw.as_text().parse().unwrap()),
+        },
+        JsonKind::Array => J::Arr(raw.elements().map(reference).collect()),
+        JsonKind::Object => J::Obj(raw.members().map(|(k, v)| (k.to_string(), reference(v))).collect()),
+    }
+}
+
+/// Equal trees, floats to the bit.
+fn same_j(ours: &J, theirs: &J, input: &[u8]) {
+    match (ours, theirs) {
+        (J::Null, J::Null) => {}
+        (J::Bool(a), J::Bool(b)) => assert_eq!(a, b),
+        (J::U(a), J::U(b)) => assert_eq!(a, b),
+        (J::I(a), J::I(b)) => assert_eq!(a, b),
+        (J::F(a), J::F(b)) => {
+            assert_eq!(a.to_bits(), b.to_bits(), "{a} vs {b} in {:?}", String::from_utf8_lossy(input))
+        }
+        (J::Str(a), J::Str(b)) => assert_eq!(a, b),
+        (J::Arr(a), J::Arr(b)) => {
+            assert_eq!(a.len(), b.len());
+            a.iter().zip(b).for_each(|(x, y)| same_j(x, y, input));
+        }
+        (J::Obj(a), J::Obj(b)) => {
+            assert_eq!(a.len(), b.len());
+            for ((ka, va), (kb, vb)) in a.iter().zip(b) {
+                assert_eq!(ka, kb);
+                same_j(va, vb, input);
+            }
+        }
+        _ => panic!("decoded {ours:?}, serde_json read {theirs:?} in {:?}", String::from_utf8_lossy(input)),
+    }
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).unwrap()
 }
@@ -851,6 +992,7 @@ struct Counts {
     range_substituted: usize,
     edge_substituted: usize,
     depth_limited: usize,
+    decoded: usize,
     objects: usize,
     batches: usize,
     batch_elements: usize,
@@ -921,6 +1063,16 @@ fn check(input: &[u8], counts: &mut Counts) {
         (None, None) => {}
         (ours, theirs) => panic!("{ours:?} vs {theirs:?}: {:?}", String::from_utf8_lossy(input)),
     }
+    // The span decoder (skipping, lending, unescaping) reads what serde_json reads.
+    if serde.value.is_some() {
+        let theirs = reference(raw);
+        let mut scratch = vec![0u8; input.len()];
+        let ours: J = raw
+            .decode_with(&mut scratch)
+            .unwrap_or_else(|e| panic!("decode_with: {e} in {:?}", String::from_utf8_lossy(input)));
+        same_j(&ours, &theirs, input);
+        counts.decoded += 1;
+    }
     let start = input.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')).unwrap();
     match input[start] {
         b'{' => {
@@ -984,8 +1136,8 @@ fn validate_and_classify_agree_with_serde_json() {
     let elapsed = started.elapsed();
     eprintln!("differential: seed {seed:#x}, {cases} inputs in {:.1} s", elapsed.as_secs_f64());
     eprintln!(
-        "  total {}, valid JSON {}, invalid JSON {}; at the depth limit {}",
-        counts.total, counts.valid_json, counts.invalid_json, counts.depth_limited
+        "  total {}, valid JSON {}, invalid JSON {}; at the depth limit {}; decoded into a tree {}",
+        counts.total, counts.valid_json, counts.invalid_json, counts.depth_limited, counts.decoded
     );
     eprintln!(
         "  inputs with numbers serde_json refused: {} beyond f64, {} at f64's edge (serde_json rounding)",

@@ -376,13 +376,11 @@ fn encode(m: &Msg, raw_values: bool) -> Vec<u8> {
 
 /// What a value looks like on the wire after encoding.
 fn wire_text(v: &Value, raw_values: bool) -> Vec<u8> {
-    if raw_values {
-        // Verbatim, with the pretty-printer's line breaks turned into spaces.
-        serde_json::to_string_pretty(v).unwrap().replace('\n', " ").into_bytes()
-    } else {
-        // This crate's serializer writes what serde_json writes.
-        serde_json::to_vec(v).unwrap()
-    }
+    // Raw values are pretty-printed, over several lines: they are written compact (issue
+    // 8), which is what serde_json writes compactly. Otherwise this crate's serializer
+    // writes what serde_json writes.
+    let _ = raw_values;
+    serde_json::to_vec(v).unwrap()
 }
 
 /// `v` as serde_json reads it back from its own text: without its `float_roundtrip`

@@ -777,15 +777,16 @@ fn write_frame(w: &mut FrameWriter<'_>, which: usize) -> Result<core::ops::Range
 
 const FRAMES: [&str; 9] = [
     r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-    r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"text" :   "caf\u00e9\n", "n":[1, 2]}}"#,
+    // Raw JSON with line breaks is written compact (issue 8).
+    r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"text":"caf\u00e9\n","n":[1,2]}}"#,
     // serde_json escapes only what JSON requires: U+2028 stays raw, as serde_json writes it.
     "{\"jsonrpc\":\"2.0\",\"id\":\"a\\/b\\u00e9\",\"method\":\"a\\nb\\\"c\\u0001\u{2028}é\",\"params\":{}}",
     r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"total":2.5}}"#,
-    r#"{"jsonrpc":"2.0","id":"x","result":{"text" :   "caf\u00e9\n", "n":[1, 2]}}"#,
+    r#"{"jsonrpc":"2.0","id":"x","result":{"text":"caf\u00e9\n","n":[1,2]}}"#,
     r#"{"jsonrpc":"2.0","id":-3,"error":{"code":-32601,"message":"no\r\nsuch"}}"#,
     r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
     r#"{"jsonrpc":"2.0","error":{"code":-2147483648,"message":"","data":["\n",null]}}"#,
-    "[1, 2]",
+    "[1,2]",
 ];
 
 #[test]
@@ -830,7 +831,7 @@ fn encoded_frames_parse_back() {
     let mut buf = [0u8; 512];
     for (which, want) in [
         (0, req("1", "ping", None)),
-        (1, req("123456789012345678901234567890", "tools/call", Some(r#"{"text" :   "caf\u00e9\n", "n":[1, 2]}"#))),
+        (1, req("123456789012345678901234567890", "tools/call", Some(r#"{"text":"caf\u00e9\n","n":[1,2]}"#))),
         (2, req(r#""a\/b\u00e9""#, "a\nb\"c\u{1}\u{2028}é", Some("{}"))),
         (3, note("notifications/progress", Some(r#"{"progress":1,"total":2.5}"#))),
         (5, err_resp(Some("-3"), -32601, "no\r\nsuch", None)),

@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(Frame::Single(m)) => {
             assert_eq!(message, Ok(m));
             reencode(&m, data.len());
+            dispatch(&m);
         }
         Ok(Frame::Batch(_)) => panic!("a batch although batches are off"),
         Err(e) => assert_eq!(message, Err(e)),
@@ -74,14 +75,65 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
+/// Typed decoding by method never panics, whatever the method, and `decode_result`'s
+/// verdict on `resultType` agrees with `ResultType::of`.
+fn dispatch(m: &Message<'_>) {
+    use mcp_sansio::mcp::{
+        AnyResult, DispatchError, Method, ResultType, all_methods, decode_notification, decode_request, decode_result,
+    };
+    match m {
+        Message::Request(r) => {
+            let _ = decode_request(Method::parse(r.method), r.params);
+        }
+        Message::Notification(n) => {
+            let _ = decode_notification(Method::parse(n.method), n.params);
+        }
+        Message::Response(r) => {
+            let of = ResultType::of(r.result);
+            for (method, _) in all_methods() {
+                match decode_result(method, r.result) {
+                    Ok(AnyResult::InputRequired(_)) => assert_eq!(of, Some(ResultType::InputRequired)),
+                    // `null` counts as absent when decoding; `of` calls it not a string.
+                    Ok(_) => assert!(
+                        of == Some(ResultType::Complete)
+                            || (of.is_none() && r.result.get("resultType").is_some_and(|v| v.is_null()))
+                    ),
+                    Err(DispatchError::UnknownResultType) => assert!(matches!(of, Some(ResultType::Other(_)))),
+                    Err(DispatchError::InputRequiredNotAllowed) => assert_eq!(of, Some(ResultType::InputRequired)),
+                    Err(DispatchError::BadResultType) => assert_eq!(of, None),
+                    Err(_) => {}
+                }
+            }
+        }
+        Message::Error(_) => {}
+    }
+}
+
 fn trim_ws(b: &[u8]) -> &[u8] {
     let start = b.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(b.len());
     &b[start..]
 }
 
-/// What raw JSON becomes when written: line breaks turned into spaces.
+/// What raw JSON becomes when written: itself without line breaks, else compact (every
+/// whitespace byte outside strings dropped), found here byte by byte.
 fn one_line(raw: RawJson<'_>) -> Vec<u8> {
-    raw.as_bytes().iter().map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }).collect()
+    let bytes = raw.as_bytes();
+    if !bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
+        return bytes.to_vec();
+    }
+    let (mut out, mut in_string, mut escaped) = (Vec::new(), false, false);
+    for &b in bytes {
+        if in_string {
+            in_string = escaped || b != b'"';
+            escaped = !escaped && b == b'\\';
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        } else {
+            in_string = b == b'"';
+        }
+        out.push(b);
+    }
+    out
 }
 
 fn text(s: mcp_sansio::wire::JsonStr<'_>) -> String {

@@ -60,6 +60,8 @@ fn walk(v: RawJson<'_>) -> u16 {
         assert_eq!(v.elements().count(), 0);
     }
     let _ = v.decode::<serde::de::IgnoredAny>();
+    // A `RawJson` lent by the span decoder is the value itself.
+    assert_eq!(v.decode::<RawJson<'_>>().map(|r| r.as_bytes()), Ok(bytes), "decode lends another span");
     match kind {
         JsonKind::Object => {
             assert_eq!((bytes.first(), bytes.last()), (Some(&b'{'), Some(&b'}')));
@@ -75,7 +77,9 @@ fn walk(v: RawJson<'_>) -> u16 {
                 // `get` finds the first member with this (unescaped) name.
                 if !names.contains(&text) {
                     let got = v.get(&text).expect("get misses a member");
+                    assert_eq!(got.as_bytes(), value.as_bytes(), "get found another member");
                     assert_eq!(got.as_bytes().as_ptr(), value.as_bytes().as_ptr(), "get found another member");
+                    assert!(v.contains_key(&text));
                     names.push(text);
                 }
                 depth = depth.max(walk(value));
@@ -100,6 +104,10 @@ fn walk(v: RawJson<'_>) -> u16 {
                 depth = depth.max(walk(element));
                 numbers.extend(Number::from_json(element));
             }
+            // Decoding each element where it stands lends the same spans.
+            let lent: Vec<&[u8]> = v.decode_elements::<RawJson<'_>>().map(|e| e.unwrap().as_bytes()).collect();
+            let walked: Vec<&[u8]> = v.elements().map(|e| e.as_bytes()).collect();
+            assert_eq!(lent, walked, "decode_elements and elements disagree");
             for pair in numbers.windows(2) {
                 check_order(pair[0], pair[1]);
             }

@@ -205,7 +205,23 @@ pub struct ToolResultContent<'a> {
     pub meta: Option<Meta<'a>>,
 }
 
-/// One content block, by its `type`.
+/// One content block, by its `type`: what tool results, prompt messages and sampling
+/// messages are made of.
+///
+/// A [`ContentBlock`] is tagged by its `type` member. Decoding looks at that member first
+/// and then decodes the one variant it names, by hand (serde's internally tagged enums
+/// need an allocator); a `type` this crate does not know is kept raw as
+/// [`ContentBlock::Other`] rather than failing the whole message.
+///
+/// | `type` | struct | versions |
+/// |---|---|---|
+/// | `text` | [`TextContent`] | all |
+/// | `image` | [`ImageContent`] | all |
+/// | `audio` | [`AudioContent`] | 2025-03-26 on |
+/// | `resource_link` | [`ResourceLink`] | 2025-06-18 on |
+/// | `resource` | [`EmbeddedResource`] | all |
+/// | `tool_use` | [`ToolUseContent`] | 2025-11-25 on (sampling) |
+/// | `tool_result` | [`ToolResultContent`] | 2025-11-25 on (sampling) |
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ContentBlock<'a> {

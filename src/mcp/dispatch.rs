@@ -293,11 +293,31 @@ pub fn decode_notification<'a>(
 /// Decodes `result` as the answer to the request it is for: by that request's method,
 /// never by the members it happens to have.
 ///
-/// `resultType` (2026-07-28) is checked first: absent or `complete` means the method's
-/// own result; `input_required` is an [`InputRequiredResult`] for the three methods
-/// that may return one and an error otherwise; anything else is
-/// [`DispatchError::UnknownResultType`]. A task-augmented request (see [`Answering`])
-/// is answered by a [`CreateTaskResult`].
+/// ```
+/// use mcp_sansio::mcp::{decode_request, decode_result, AnyRequest, AnyResult, Method};
+/// use mcp_sansio::wire::RawJson;
+///
+/// let params = RawJson::parse(br#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
+/// let AnyRequest::CallTool(call) = decode_request(Method::ToolsCall, Some(params)).unwrap() else { panic!() };
+/// assert_eq!(call.name, "add");
+///
+/// // The same bytes mean different things as answers to different requests.
+/// let result = RawJson::parse(br#"{"content":[],"tools":[]}"#).unwrap();
+/// assert!(matches!(decode_result(Method::ToolsCall, result), Ok(AnyResult::CallTool(_))));
+/// assert!(matches!(decode_result(Method::ToolsList, result), Ok(AnyResult::ListTools(_))));
+/// ```
+///
+/// `resultType` (2026-07-28) decides first: absent or `complete` means the method's own
+/// result; `input_required` is an [`InputRequiredResult`] for the three methods that may
+/// return one and an error otherwise; anything else is
+/// [`DispatchError::UnknownResultType`]; a `resultType` that is not a string is
+/// [`DispatchError::BadResultType`] (`null` counts as absent, as for every optional
+/// member). A task-augmented request (see [`Answering`]) is answered by a
+/// [`CreateTaskResult`].
+///
+/// The result is read once: it is decoded as the method's type, whose `resultType` field
+/// then says whether that was right. Only when that decoding fails is `resultType` looked
+/// up on its own, to tell a result of another kind from a malformed one.
 pub fn decode_result<'a, 'm>(
     answering: impl Into<Answering<'m>>,
     result: RawJson<'a>,
@@ -305,49 +325,119 @@ pub fn decode_result<'a, 'm>(
     use AnyResult as A;
     let Answering { method, task_augmented } = answering.into();
     kind_is(method, MethodKind::Request)?;
-    let result = object(result)?;
-    match ResultType::of(result) {
-        None => return Err(DispatchError::BadResultType),
-        Some(ResultType::Complete) => {}
-        Some(ResultType::InputRequired) => {
-            return match method {
-                Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead => {
-                    Ok(A::InputRequired(result.decode()?))
-                }
-                _ => Err(DispatchError::InputRequiredNotAllowed),
-            };
-        }
-        Some(ResultType::Other(_)) => return Err(DispatchError::UnknownResultType),
-    }
+    let r = Answer { method, result: object(result)? };
     if task_augmented && matches!(method, Method::ToolsCall | Method::SamplingCreateMessage | Method::ElicitationCreate)
     {
-        return Ok(A::CreateTask(result.decode()?));
+        return r.typed(A::CreateTask);
     }
-    Ok(match method {
-        Method::Initialize => A::Initialize(result.decode()?),
+    match method {
+        Method::Initialize => r.typed(A::Initialize),
         Method::Ping
         | Method::LoggingSetLevel
         | Method::ResourcesSubscribe
         | Method::ResourcesUnsubscribe
-        | Method::SubscriptionsListen => A::Empty(result.decode()?),
-        Method::ServerDiscover => A::Discover(result.decode()?),
-        Method::CompletionComplete => A::Complete(result.decode()?),
-        Method::PromptsList => A::ListPrompts(result.decode()?),
-        Method::PromptsGet => A::GetPrompt(result.decode()?),
-        Method::ResourcesList => A::ListResources(result.decode()?),
-        Method::ResourcesTemplatesList => A::ListResourceTemplates(result.decode()?),
-        Method::ResourcesRead => A::ReadResource(result.decode()?),
-        Method::ToolsList => A::ListTools(result.decode()?),
-        Method::ToolsCall => A::CallTool(result.decode()?),
-        Method::SamplingCreateMessage => A::CreateMessage(result.decode()?),
-        Method::RootsList => A::ListRoots(result.decode()?),
-        Method::ElicitationCreate => A::Elicit(result.decode()?),
-        Method::TasksGet | Method::TasksCancel => A::Task(result.decode()?),
-        Method::TasksList => A::ListTasks(result.decode()?),
-        Method::TasksResult => A::TaskPayload(result),
-        _ => A::Other(result),
-    })
+        | Method::SubscriptionsListen => r.typed(A::Empty),
+        Method::ServerDiscover => r.typed(A::Discover),
+        Method::CompletionComplete => r.typed(A::Complete),
+        Method::PromptsList => r.typed(A::ListPrompts),
+        Method::PromptsGet => r.typed(A::GetPrompt),
+        Method::ResourcesList => r.typed(A::ListResources),
+        Method::ResourcesTemplatesList => r.typed(A::ListResourceTemplates),
+        Method::ResourcesRead => r.typed(A::ReadResource),
+        Method::ToolsList => r.typed(A::ListTools),
+        Method::ToolsCall => r.typed(A::CallTool),
+        Method::SamplingCreateMessage => r.typed(A::CreateMessage),
+        Method::RootsList => r.typed(A::ListRoots),
+        Method::ElicitationCreate => r.typed(A::Elicit),
+        Method::TasksGet | Method::TasksCancel => r.typed(A::Task),
+        Method::TasksList => r.typed(A::ListTasks),
+        Method::TasksResult => r.raw(A::TaskPayload),
+        _ => r.raw(A::Other),
+    }
 }
+
+/// A result object and the method of the request it answers.
+struct Answer<'a, 'm> {
+    method: Method<'m>,
+    result: RawJson<'a>,
+}
+
+impl<'a> Answer<'a, '_> {
+    /// Decoded as the method's own result type `T`, checked by its `resultType`.
+    fn typed<T: Deserialize<'a> + CarriesResultType<'a>>(
+        &self,
+        wrap: fn(T) -> AnyResult<'a>,
+    ) -> Result<AnyResult<'a>, DispatchError> {
+        match self.result.decode::<T>() {
+            Ok(v) => match v.result_type() {
+                None | Some(ResultType::Complete) => Ok(wrap(v)),
+                Some(other) => self.not_complete(other),
+            },
+            Err(e) => match ResultType::of(self.result) {
+                None => Err(DispatchError::BadResultType),
+                Some(ResultType::Complete) => Err(DispatchError::Decode(e)),
+                Some(other) => self.not_complete(other),
+            },
+        }
+    }
+
+    /// Kept raw, after a look at `resultType`.
+    fn raw(&self, wrap: fn(RawJson<'a>) -> AnyResult<'a>) -> Result<AnyResult<'a>, DispatchError> {
+        match ResultType::of(self.result) {
+            None => Err(DispatchError::BadResultType),
+            Some(ResultType::Complete) => Ok(wrap(self.result)),
+            Some(other) => self.not_complete(other),
+        }
+    }
+
+    /// A result whose `resultType` is neither absent nor `complete`.
+    fn not_complete(&self, result_type: ResultType<'a>) -> Result<AnyResult<'a>, DispatchError> {
+        match result_type {
+            ResultType::InputRequired => match self.method {
+                Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead => {
+                    Ok(AnyResult::InputRequired(self.result.decode()?))
+                }
+                _ => Err(DispatchError::InputRequiredNotAllowed),
+            },
+            _ => Err(DispatchError::UnknownResultType),
+        }
+    }
+}
+
+/// A result type with a `resultType` member of its own.
+trait CarriesResultType<'a> {
+    fn result_type(&self) -> Option<ResultType<'a>>;
+}
+
+macro_rules! carries_result_type {
+    ($($t:ty),* $(,)?) => {
+        $(impl<'a> CarriesResultType<'a> for $t {
+            fn result_type(&self) -> Option<ResultType<'a>> {
+                self.result_type
+            }
+        })*
+    };
+}
+
+carries_result_type!(
+    InitializeResult<'a>,
+    EmptyResult<'a>,
+    DiscoverResult<'a>,
+    CompleteResult<'a>,
+    ListPromptsResult<'a>,
+    GetPromptResult<'a>,
+    ListResourcesResult<'a>,
+    ListResourceTemplatesResult<'a>,
+    ReadResourceResult<'a>,
+    ListToolsResult<'a>,
+    CallToolResult<'a>,
+    CreateMessageResult<'a>,
+    ListRootsResult<'a>,
+    ElicitResult<'a>,
+    Task<'a>,
+    ListTasksResult<'a>,
+    CreateTaskResult<'a>,
+);
 
 #[cfg(test)]
 mod tests {

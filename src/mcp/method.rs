@@ -122,11 +122,28 @@ macro_rules! methods {
         impl<'a> Method<'a> {
             /// The method named `name` (compared after unescaping).
             pub fn parse(name: JsonStr<'a>) -> Method<'a> {
-                let known = match name.as_plain() {
-                    Some(plain) => Self::from_known_name(plain),
-                    None => SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m),
+                let known = match name.is_escaped() {
+                    false => Self::from_known_bytes(name.raw()),
+                    true => SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m),
                 };
                 known.unwrap_or(Method::Other(name))
+            }
+
+            /// Request or notification, for known methods.
+            pub fn kind(&self) -> Option<MethodKind> {
+                match self {
+                    $( Method::$variant => Some(MethodKind::$kind), )*
+                    Method::Other(_) => None,
+                }
+            }
+
+            /// The known method with this exact name, compared as bytes (no UTF-8 check:
+            /// the names are ASCII, and only equal bytes match).
+            fn from_known_bytes(name: &[u8]) -> Option<Method<'static>> {
+                $( if name == $name.as_bytes() {
+                    return Some(Method::$variant);
+                } )*
+                None
             }
 
             /// The known method with this exact name.
@@ -289,11 +306,6 @@ impl<'a> Method<'a> {
             Method::LogMessage => Some(C::Logging),
             _ => None,
         }
-    }
-
-    /// Request or notification, for known methods.
-    pub fn kind(&self) -> Option<MethodKind> {
-        self.spec().map(|s| s.kind)
     }
 }
 

@@ -1,16 +1,24 @@
 //! The MCP vocabulary: versions, methods, capabilities, and a typed, borrowed type for
 //! every message of every published protocol version.
 //!
-//! The folders follow the specification's table of contents:
+//! Every type has exactly one path: `mcp_sansio::mcp::Tool`, `mcp_sansio::mcp::Meta`,
+//! `mcp_sansio::mcp::decode_result`. The vocabulary is one flat namespace because that is
+//! how it is used: a handler needs `CallToolParams`, `CallToolResult` and `ContentBlock`
+//! together, whatever part of the specification defines each, and a type reachable by two
+//! paths (`mcp::server::tools::Tool` and `mcp::Tool`) shows up twice in the documentation
+//! and in code completion, and lets two files of one program import it two ways. The
+//! folders inside follow the specification's table of contents, so that the code for a
+//! page of the specification sits in one place; they are private.
 //!
-//! | module | contents |
+//! | area | types |
 //! |---|---|
-//! | [`basic`] | lifecycle (`initialize`, implementation info, capabilities), `_meta`, cancellation, progress, tasks, 2026-07-28 result types, input requests, subscriptions, error data |
-//! | [`server`] | tools, resources, prompts, completion, logging, pagination and caching, discovery |
-//! | [`client`] | roots, sampling, elicitation |
-//! | [`content`] | content blocks and annotations |
-//! | [`dispatch`] | params and results decoded by method |
-//! | [`seq`] | lazy sequences and maps |
+//! | base protocol | lifecycle ([`InitializeParams`], [`InitializeResult`], [`Implementation`], [`ClientCapabilities`], [`ServerCapabilities`]), [`Meta`], [`CancelledParams`], [`ProgressParams`], tasks ([`Task`]), [`ResultType`], input requests ([`InputRequiredResult`]), [`SubscriptionParams`], error data |
+//! | server features | tools ([`Tool`], [`CallToolParams`], [`CallToolResult`]), resources ([`Resource`], [`ReadResourceResult`]), prompts ([`Prompt`], [`GetPromptResult`]), [`CompleteParams`], logging ([`LoggingMessageParams`]), pagination and caching ([`ListResult`], [`PaginatedParams`]), [`DiscoverResult`] |
+//! | client features | [`Root`], sampling ([`CreateMessageParams`]), elicitation ([`ElicitParams`]) |
+//! | content | [`ContentBlock`] and its variants, [`Annotations`] |
+//! | decoding by method | [`decode_request`], [`decode_notification`], [`decode_result`] |
+//! | lazy sequences | [`Items`], [`Map`] |
+//! | methods and versions | [`Method`], [`ProtocolVersion`], [`Capability`] |
 //!
 //! One type per concept covers all five versions: a field that exists only in some
 //! versions is an `Option`, and its documentation says from which version on. Unknown
@@ -35,14 +43,14 @@
 //! w.result(RequestId::from_u64(3).as_ref(), &CallToolResult::error("a is not a number")).unwrap();
 //! ```
 
-pub mod basic;
+mod basic;
 mod capabilities;
-pub mod client;
-pub mod content;
-pub mod dispatch;
+mod client;
+mod content;
+mod dispatch;
 mod method;
-pub mod seq;
-pub mod server;
+mod seq;
+mod server;
 mod version;
 
 pub use basic::cancellation::CancelledParams;
@@ -75,7 +83,7 @@ pub use dispatch::{
     decode_result,
 };
 pub use method::{Direction, Method, MethodKind, MethodSpec, Role, all_methods};
-pub use seq::{Items, Map};
+pub use seq::{Items, ItemsIter, Map, MapIter};
 pub use server::completion::{
     CompleteParams, CompleteResult, Completion, CompletionArgument, CompletionContext, CompletionReference,
     PromptReference, ResourceTemplateReference,

@@ -13,10 +13,15 @@ use serde::Serialize;
 use serde::de::{Deserializer, Error as _};
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::wire::{ArrayElements, DecodeError, JsonKind, JsonStr, ObjectMembers, RawJson};
+use crate::wire::{DecodeElements, DecodeError, JsonKind, JsonStr, ObjectMembers, RawJson};
 
 /// A JSON array of `T`: either a span of the frame, decoded on demand, or a slice built
 /// for encoding.
+///
+/// A decoded `tools/list` result does not copy its 50 tools anywhere: its `tools` field is
+/// an [`Items`] that remembers the array's span and decodes one [`Tool`](super::Tool) each
+/// time the iterator is advanced. Values built for encoding use the other form, a borrowed
+/// slice (`Items::from(&TOOLS[..])`), and serialize exactly like a decoded array would.
 pub struct Items<'a, T> {
     repr: ItemsRepr<'a, T>,
 }
@@ -96,7 +101,7 @@ impl<'a, T: Clone + Deserialize<'a>> Items<'a, T> {
     /// reported for that element alone; the iterator goes on with the next one.
     pub fn iter(&self) -> ItemsIter<'a, T> {
         match self.repr {
-            ItemsRepr::Raw(r) => ItemsIter { inner: IterRepr::Raw(r.elements(), PhantomData) },
+            ItemsRepr::Raw(r) => ItemsIter { inner: IterRepr::Raw(r.decode_elements()) },
             ItemsRepr::Slice(s) => ItemsIter { inner: IterRepr::Slice(s.iter()) },
         }
     }
@@ -136,7 +141,7 @@ pub struct ItemsIter<'a, T> {
 }
 
 enum IterRepr<'a, T> {
-    Raw(ArrayElements<'a>, PhantomData<T>),
+    Raw(DecodeElements<'a, T>),
     Slice(core::slice::Iter<'a, T>),
 }
 
@@ -145,7 +150,7 @@ impl<'a, T: Clone + Deserialize<'a>> Iterator for ItemsIter<'a, T> {
 
     fn next(&mut self) -> Option<Self::Item> {
         match &mut self.inner {
-            IterRepr::Raw(elements, _) => elements.next().map(|e| e.decode()),
+            IterRepr::Raw(elements) => elements.next(),
             IterRepr::Slice(items) => items.next().cloned().map(Ok),
         }
     }

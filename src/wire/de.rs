@@ -21,161 +21,14 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
+pub(crate) use super::decode_error::Error;
+pub use super::decode_error::{DecodeError, DecodeErrorKind, Expected, FieldName, Found};
+
+use super::lend::{self, LendAccess, Lent};
 use super::navigate;
 use super::raw::{RAW_TOKEN, RawJson, parse_i64, parse_u64};
 use super::scan::StrSpan;
 use super::string::{JsonStr, SJC_ESCAPED_STR};
-
-/// What went wrong while decoding a value into a Rust type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum DecodeErrorKind {
-    /// The JSON value has the wrong type for the field (`found` is what was there).
-    InvalidType {
-        /// The JSON type found.
-        found: Found,
-    },
-    /// A value of the right type but not an acceptable one (an unknown enum tag, say).
-    InvalidValue,
-    /// A sequence or map of the wrong length.
-    InvalidLength {
-        /// The length found.
-        len: usize,
-    },
-    /// A required field is missing.
-    MissingField(&'static str),
-    /// A field appears twice.
-    DuplicateField(&'static str),
-    /// A field the type does not allow (`deny_unknown_fields`).
-    UnknownField,
-    /// An enum tag that names no variant.
-    UnknownVariant,
-    /// An integer does not fit the field's type, or a number is not an integer.
-    NumberOutOfRange,
-    /// An escaped string was decoded into an owned string type, which needs a scratch
-    /// buffer: use [`RawJson::decode_with`] (or a [`JsonStr`](super::JsonStr) field).
-    NeedsScratch {
-        /// Bytes of unescaped text.
-        len: usize,
-    },
-    /// The scratch buffer is smaller than an unescaped string.
-    ScratchTooSmall {
-        /// Bytes of unescaped text.
-        needed: usize,
-        /// Bytes of scratch.
-        capacity: usize,
-    },
-    /// A borrowed `&str` field met an escaped string: use [`JsonStr`](super::JsonStr).
-    EscapedBorrow,
-    /// A `Deserialize` implementation reported an error (its message is not kept).
-    Custom,
-}
-
-/// The JSON type found where another was expected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Found {
-    /// `null`
-    Null,
-    /// a boolean
-    Bool,
-    /// a number
-    Number,
-    /// a string
-    String,
-    /// an array
-    Array,
-    /// an object
-    Object,
-    /// something serde describes otherwise (a char, bytes, a unit struct…)
-    Other,
-}
-
-/// Why typed decoding of a [`RawJson`] failed: what went wrong, and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct DecodeError {
-    /// What went wrong.
-    pub kind: DecodeErrorKind,
-    /// Byte offset in the decoded value where decoding stopped.
-    pub offset: usize,
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            DecodeErrorKind::InvalidType { found } => write!(f, "invalid type: found {found:?}"),
-            DecodeErrorKind::InvalidValue => f.write_str("invalid value"),
-            DecodeErrorKind::InvalidLength { len } => write!(f, "invalid length {len}"),
-            DecodeErrorKind::MissingField(name) => write!(f, "missing field `{name}`"),
-            DecodeErrorKind::DuplicateField(name) => write!(f, "duplicate field `{name}`"),
-            DecodeErrorKind::UnknownField => f.write_str("unknown field"),
-            DecodeErrorKind::UnknownVariant => f.write_str("unknown variant"),
-            DecodeErrorKind::NumberOutOfRange => f.write_str("number out of range for the field"),
-            DecodeErrorKind::NeedsScratch { len } => {
-                write!(f, "escaped string of {len} bytes needs a scratch buffer (use decode_with or JsonStr)")
-            }
-            DecodeErrorKind::ScratchTooSmall { needed, capacity } => {
-                write!(f, "scratch buffer too small: string needs {needed} bytes, scratch has {capacity}")
-            }
-            DecodeErrorKind::EscapedBorrow => f.write_str("escaped string cannot be borrowed as &str (use JsonStr)"),
-            DecodeErrorKind::Custom => f.write_str("invalid value (rejected by its Deserialize implementation)"),
-        }?;
-        write!(f, " at byte {}", self.offset)
-    }
-}
-
-impl core::error::Error for DecodeError {}
-
-/// The error type inside serde; the offset is filled in when decoding returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error(DecodeErrorKind);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&DecodeError { kind: self.0, offset: 0 }, f)
-    }
-}
-
-impl core::error::Error for Error {}
-
-impl de::Error for Error {
-    fn custom<T: fmt::Display>(_msg: T) -> Self {
-        Error(DecodeErrorKind::Custom)
-    }
-    fn invalid_type(unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
-        use de::Unexpected as U;
-        let found = match unexp {
-            U::Unit | U::Option => Found::Null,
-            U::Bool(_) => Found::Bool,
-            U::Unsigned(_) | U::Signed(_) | U::Float(_) => Found::Number,
-            U::Str(_) => Found::String,
-            U::Seq => Found::Array,
-            U::Map => Found::Object,
-            _ => Found::Other,
-        };
-        Error(DecodeErrorKind::InvalidType { found })
-    }
-    fn invalid_value(_unexp: de::Unexpected<'_>, _exp: &dyn de::Expected) -> Self {
-        Error(DecodeErrorKind::InvalidValue)
-    }
-    fn invalid_length(len: usize, _exp: &dyn de::Expected) -> Self {
-        Error(DecodeErrorKind::InvalidLength { len })
-    }
-    fn unknown_variant(_variant: &str, _expected: &'static [&'static str]) -> Self {
-        Error(DecodeErrorKind::UnknownVariant)
-    }
-    fn unknown_field(_field: &str, _expected: &'static [&'static str]) -> Self {
-        Error(DecodeErrorKind::UnknownField)
-    }
-    fn missing_field(field: &'static str) -> Self {
-        Error(DecodeErrorKind::MissingField(field))
-    }
-    fn duplicate_field(field: &'static str) -> Self {
-        Error(DecodeErrorKind::DuplicateField(field))
-    }
-}
 
 type Result<T> = core::result::Result<T, Error>;
 
@@ -184,20 +37,55 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
     value: RawJson<'a>,
     scratch: Option<&mut [u8]>,
 ) -> core::result::Result<T, DecodeError> {
-    let mut de = Deserializer { input: value.as_bytes(), pos: 0, scratch };
-    T::deserialize(&mut de).map_err(|Error(kind)| DecodeError { kind, offset: de.pos })
+    let mut de = Deserializer::new(value.as_bytes(), 0, scratch);
+    T::deserialize(&mut de).map_err(|e| de.error(e))
+}
+
+/// Decodes `T` from the value that starts at `start` in `input` (validated text), and
+/// returns the offset after what it read (the end of the value when decoding succeeds).
+pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
+    input: &'a [u8],
+    start: usize,
+) -> (core::result::Result<T, DecodeError>, usize) {
+    let mut de = Deserializer::new(input, start, None);
+    let result = T::deserialize(&mut de).map_err(|e| de.error(e));
+    (result, de.pos)
 }
 
 struct Deserializer<'a, 's> {
     input: &'a [u8],
     pos: usize,
     scratch: Option<&'s mut [u8]>,
+    /// `input` as text, once a member name or a `&str` needed it (see [`Self::text`]).
+    text: Option<&'a str>,
+    /// The name of the member whose value is being read.
+    key: Option<StrSpan>,
+    /// The innermost member whose value failed, once one has.
+    failed_in: Option<StrSpan>,
 }
+
+/// Inputs up to this length are turned into one `&str` the first time a string must be
+/// lent as text (member names, `&str` fields), so that every later one is a slice of it;
+/// longer inputs convert each string alone. In safe Rust a `&str` can only come out of a
+/// UTF-8 check, and checking a short message once costs less than checking its member
+/// names one by one.
+const WHOLE_TEXT: usize = 512;
 
 /// Longest escaped member name or enum tag decoded without scratch.
 const NAME_BUF: usize = 128;
 
-impl<'a> Deserializer<'a, '_> {
+impl<'a, 's> Deserializer<'a, 's> {
+    fn new(input: &'a [u8], pos: usize, scratch: Option<&'s mut [u8]>) -> Self {
+        Self { input, pos, scratch, text: None, key: None, failed_in: None }
+    }
+
+    /// The error to report for `e`, raised where decoding stopped.
+    #[cold]
+    fn error(&self, Error(kind): Error) -> DecodeError {
+        let field = self.failed_in.map(|span| FieldName::of(JsonStr::from_span(self.input, span)));
+        DecodeError { kind, offset: self.pos, field }
+    }
+
     fn peek(&mut self) -> Option<u8> {
         self.pos = navigate::skip_ws(self.input, self.pos);
         self.input.get(self.pos).copied()
@@ -214,8 +102,8 @@ impl<'a> Deserializer<'a, '_> {
         }
     }
 
-    fn invalid_type(&mut self) -> Error {
-        Error(DecodeErrorKind::InvalidType { found: self.found() })
+    fn invalid_type(&mut self, expected: Expected) -> Error {
+        Error(DecodeErrorKind::InvalidType { found: self.found(), expected: Some(expected) })
     }
 
     /// The value at `pos` as a span, moving past it.
@@ -228,30 +116,65 @@ impl<'a> Deserializer<'a, '_> {
 
     /// The string at `pos`, moving past it.
     fn take_string(&mut self) -> Result<JsonStr<'a>> {
-        if self.peek() != Some(b'"') {
-            return Err(self.invalid_type());
-        }
-        let (span, end): (StrSpan, usize) = navigate::string(self.input, self.pos);
-        let s = JsonStr::from_span(self.input, span);
-        self.pos = end;
-        Ok(s)
+        self.take_span().map(|span| JsonStr::from_span(self.input, span))
     }
 
-    fn take_number(&mut self) -> Result<&'a [u8]> {
+    /// The span of the string at `pos`, moving past it.
+    fn take_span(&mut self) -> Result<StrSpan> {
+        if self.peek() != Some(b'"') {
+            return Err(self.invalid_type(Expected::String));
+        }
+        let (span, end) = navigate::string(self.input, self.pos);
+        self.pos = end;
+        Ok(span)
+    }
+
+    /// The body of a string without escapes, as text.
+    fn text(&mut self, span: StrSpan) -> Option<&'a str> {
+        if self.input.len() > WHOLE_TEXT || !super::find::VECTOR {
+            return core::str::from_utf8(self.input.get(span.start..span.end)?).ok();
+        }
+        let text = match self.text {
+            Some(t) => t,
+            None => *self.text.insert(core::str::from_utf8(self.input).ok()?),
+        };
+        text.get(span.start..span.end)
+    }
+
+    fn take_number(&mut self, expected: Expected) -> Result<&'a [u8]> {
         match self.peek() {
-            Some(b'-' | b'0'..=b'9') => Ok(self.take_value()),
-            _ => Err(self.invalid_type()),
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.pos;
+                self.pos = navigate::number_end(self.input, start);
+                Ok(self.input.get(start..self.pos).unwrap_or_default())
+            }
+            _ => Err(self.invalid_type(expected)),
         }
     }
 
     /// Visits a string: borrowed when it has no escapes, else unescaped into scratch.
     fn visit_string<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
-        let s = self.take_string()?;
-        if let Some(plain) = s.as_plain() {
-            return visitor.visit_borrowed_str(plain);
+        let span = self.take_span()?;
+        if !span.escaped {
+            let text = self.text(span).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+            return visitor.visit_borrowed_str(text);
         }
+        let s = JsonStr::from_span(self.input, span);
         let needed = s.unescaped_len();
         match self.scratch.as_deref_mut() {
+            // With an allocator, an owned string is simply made.
+            #[cfg(feature = "alloc")]
+            None => {
+                let mut owned = alloc::string::String::with_capacity(needed);
+                for fragment in s.fragments() {
+                    match fragment {
+                        super::Fragment::Text(t) => owned.push_str(t),
+                        super::Fragment::Char(c) => owned.push(c),
+                    }
+                }
+                visitor.visit_string(owned).map_err(borrow_hint)
+            }
+            #[cfg(not(feature = "alloc"))]
             None => Err(Error(DecodeErrorKind::NeedsScratch { len: needed })),
             Some(scratch) => match s.unescape_into(scratch) {
                 Ok(text) => visitor.visit_str(text).map_err(borrow_hint),
@@ -262,10 +185,12 @@ impl<'a> Deserializer<'a, '_> {
 
     /// Visits a member name or enum tag; escaped names go through a small stack buffer.
     fn visit_name<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
-        let s = self.take_string()?;
-        if let Some(plain) = s.as_plain() {
-            return visitor.visit_borrowed_str(plain);
+        let span = self.take_span()?;
+        if !span.escaped {
+            let text = self.text(span).ok_or(Error(DecodeErrorKind::InvalidValue))?;
+            return visitor.visit_borrowed_str(text);
         }
+        let s = JsonStr::from_span(self.input, span);
         let mut buf = [0u8; NAME_BUF];
         match s.unescape_into(&mut buf) {
             Ok(name) => visitor.visit_str(name),
@@ -276,7 +201,7 @@ impl<'a> Deserializer<'a, '_> {
     }
 
     fn integer<T: TryFrom<i64> + TryFrom<u64>>(&mut self) -> Result<T> {
-        let token = self.take_number()?;
+        let token = self.take_number(Expected::Integer)?;
         let value = match parse_u64(token) {
             Some(u) => T::try_from(u).ok(),
             None => parse_i64(token).and_then(|i| T::try_from(i).ok()),
@@ -285,19 +210,15 @@ impl<'a> Deserializer<'a, '_> {
     }
 
     fn float(&mut self) -> Result<f64> {
-        let token = self.take_number()?;
-        core::str::from_utf8(token)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            .filter(|f| f.is_finite())
-            .ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+        let token = self.take_number(Expected::Number)?;
+        super::number::to_f64(token).ok_or(Error(DecodeErrorKind::NumberOutOfRange))
     }
 }
 
 /// A `&str` visitor that met a transient string: say why, precisely.
 fn borrow_hint(e: Error) -> Error {
     match e.0 {
-        DecodeErrorKind::InvalidType { found: Found::String } => Error(DecodeErrorKind::EscapedBorrow),
+        DecodeErrorKind::InvalidType { found: Found::String, .. } => Error(DecodeErrorKind::EscapedBorrow),
         _ => e,
     }
 }
@@ -316,7 +237,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             Some(b'[') => self.deserialize_seq(visitor),
             Some(b'{') => self.deserialize_map(visitor),
             _ => {
-                let token = self.take_number()?;
+                let token = self.take_number(Expected::Number)?;
                 if let Some(u) = parse_u64(token) {
                     visitor.visit_u64(u)
                 } else if let Some(i) = parse_i64(token) {
@@ -339,7 +260,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 self.take_value();
                 visitor.visit_bool(false)
             }
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Bool)),
         }
     }
 
@@ -394,13 +315,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         match self.peek() {
             Some(b'"') => {
                 let s = self.take_string()?;
-                match s.as_plain() {
-                    Some(p) => visitor.visit_borrowed_bytes(p.as_bytes()),
-                    None => Err(Error(DecodeErrorKind::EscapedBorrow)),
+                match s.is_escaped() {
+                    false => visitor.visit_borrowed_bytes(s.raw()),
+                    true => Err(Error(DecodeErrorKind::EscapedBorrow)),
                 }
             }
             Some(b'[') => self.deserialize_seq(visitor),
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::String)),
         }
     }
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -421,7 +342,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             self.take_value();
             visitor.visit_unit()
         } else {
-            Err(self.invalid_type())
+            Err(self.invalid_type(Expected::Null))
         }
     }
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
@@ -434,9 +355,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             let raw = self.take_value();
             if raw.is_empty() {
                 self.pos = start;
-                return Err(self.invalid_type());
+                return Err(self.invalid_type(Expected::Value));
             }
-            return visitor.visit_map(RawAccess { raw: Some(raw) });
+            return visitor.visit_map(LendAccess::new(Lent::Raw, raw));
         }
         if name == SJC_ESCAPED_STR {
             let s = self.take_string()?;
@@ -447,7 +368,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek() != Some(b'[') {
-            return Err(self.invalid_type());
+            return Err(self.invalid_type(Expected::Array));
         }
         self.pos += 1;
         let value = visitor.visit_seq(Elements { de: &mut *self, first: true })?;
@@ -475,7 +396,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek() != Some(b'{') {
-            return Err(self.invalid_type());
+            return Err(self.invalid_type(Expected::Object));
         }
         self.pos += 1;
         let value = visitor.visit_map(Members { de: &mut *self, first: true })?;
@@ -507,7 +428,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     ) -> Result<V::Value> {
         match self.peek() {
             Some(b'{') => self.deserialize_map(visitor),
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Object)),
         }
     }
 
@@ -530,7 +451,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     _ => Err(Error(DecodeErrorKind::InvalidLength { len: 2 })),
                 }
             }
-            _ => Err(self.invalid_type()),
+            _ => Err(self.invalid_type(Expected::Variant)),
         }
     }
 
@@ -581,14 +502,24 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
         if self.de.peek() != Some(b'"') {
             return Ok(None);
         }
-        seed.deserialize(MapKey { de: &mut *self.de }).map(Some)
+        let at = self.de.pos;
+        let key = seed.deserialize(MapKey { de: &mut *self.de });
+        // The name's span, between the quotes, for errors in its value.
+        self.de.key = Some(StrSpan { start: at + 1, end: self.de.pos.saturating_sub(1), escaped: true });
+        key.map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         if self.de.peek() == Some(b':') {
             self.de.pos += 1;
         }
-        seed.deserialize(&mut *self.de)
+        let key = self.de.key;
+        seed.deserialize(&mut *self.de).inspect_err(|_| {
+            // The innermost member is named: errors pass through every enclosing one.
+            if self.de.failed_in.is_none() {
+                self.de.failed_in = key;
+            }
+        })
     }
 }
 
@@ -660,41 +591,31 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
     }
 }
 
-/// serde_json's raw-value protocol: a one-member map `{TOKEN: "<raw json>"}`.
-struct RawAccess<'a> {
-    raw: Option<&'a [u8]>,
-}
-
-impl<'de> de::MapAccess<'de> for RawAccess<'de> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.raw.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(RAW_TOKEN)).map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let raw = self.raw.take().unwrap_or(b"null");
-        let text = core::str::from_utf8(raw).map_err(|_| Error(DecodeErrorKind::InvalidValue))?;
-        seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(text))
-    }
-}
-
-/// serde-json-core's escaped-string protocol: hands over the raw, escaped text.
+/// serde-json-core's escaped-string protocol, which `JsonStr` speaks: the string as it
+/// was sent. `JsonStr` asks with `deserialize_any` and is lent the span (see
+/// [`lend`](super::lend)); serde-json-core's own `EscapedStr` asks with `deserialize_str`
+/// and gets the escaped text.
 struct EscapedStr<'a>(JsonStr<'a>);
 
 impl<'de> de::Deserializer<'de> for EscapedStr<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let lent = if self.0.is_escaped() { Lent::Escaped } else { Lent::Plain };
+        visitor.visit_map(LendAccess::new(lent, self.0.raw()))
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor
             .visit_borrowed_str(core::str::from_utf8(self.0.raw()).map_err(|_| Error(DecodeErrorKind::InvalidValue))?)
     }
 
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char bytes byte_buf option unit
         unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
@@ -721,13 +642,13 @@ impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de, '_> {
         Ok(())
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], _visitor: V) -> Result<V::Value> {
-        Err(Error(DecodeErrorKind::InvalidType { found: Found::String }))
+        Err(Error(DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Object) }))
     }
 }
 
@@ -781,10 +702,12 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawJson<'a> {
                 f.write_str("any JSON value")
             }
             fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> core::result::Result<Self::Value, M::Error> {
-                if map.next_key::<de::IgnoredAny>()?.is_none() {
-                    return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+                match lend::probe(&mut map)? {
+                    // Lent by this crate's decoder: validated already.
+                    Some(Some(Lent::Raw)) => Ok(RawJson::from_validated(lend::span(&mut map)?)),
+                    Some(_) => map.next_value_seed(RawText),
+                    None => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
                 }
-                map.next_value_seed(RawText)
             }
         }
         struct RawText;
@@ -850,7 +773,7 @@ mod tests {
         let e = raw(r#"{"name":"x","count":-1}"#).decode::<Call<'_>>().unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::NumberOutOfRange);
         let e = raw(r#"{"name":"x","count":"3"}"#).decode::<Call<'_>>().unwrap_err();
-        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String });
+        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Integer) });
         let e = raw(r#"{"name":"x","name":"y"}"#).decode::<Call<'_>>().unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::DuplicateField("name"));
         assert_eq!(e.to_string(), "duplicate field `name` at byte 18"); // just after the second name
@@ -863,10 +786,71 @@ mod tests {
             s: &'a str,
         }
         assert_eq!(raw(r#"{"s":"plain"}"#).decode::<S<'_>>().unwrap().s, "plain");
+        // Escaped text cannot be lent: with an allocator the string is made, and the `&str`
+        // visitor refuses it; without one, there is nowhere to unescape it.
         let e = raw(r#"{"s":"a\"b"}"#).decode::<S<'_>>().unwrap_err();
-        assert_eq!(e.kind, DecodeErrorKind::NeedsScratch { len: 3 });
+        let want = if cfg!(feature = "alloc") {
+            DecodeErrorKind::EscapedBorrow
+        } else {
+            DecodeErrorKind::NeedsScratch { len: 3 }
+        };
+        assert_eq!(e.kind, want);
+        assert_eq!(e.field.unwrap().as_str(), "s");
         let e = raw(r#"{"s":"a\"b"}"#).decode_with::<S<'_>>(&mut [0; 8]).unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::EscapedBorrow);
+    }
+
+    /// Issue 8: with `alloc`, owned strings decode whatever their escapes, with no scratch.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn owned_strings_with_alloc_need_no_scratch() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct S {
+            city: alloc::string::String,
+            note: Option<alloc::string::String>,
+            plain: alloc::string::String,
+        }
+        let s: S = raw(r#"{"city":"S\u00e3o Paulo \"SP\"","note":"a\nb\ud83d\ude00","plain":"x"}"#).decode().unwrap();
+        assert_eq!(s, S { city: "São Paulo \"SP\"".into(), note: Some("a\nb😀".into()), plain: "x".into() });
+    }
+
+    /// Issue 8: errors name the member whose value failed and the type it needed.
+    #[test]
+    fn errors_name_the_member_and_the_expected_type() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            days: u8,
+            units: bool,
+        }
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Outer {
+            city: u8,
+            forecast: Inner,
+        }
+        let e = raw(r#"{"city":1,"forecast":{"days":"3","unit\u0073":true}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::InvalidType { found: Found::String, expected: Some(Expected::Integer) });
+        assert_eq!(e.field.unwrap().as_str(), "days");
+        let e = raw(r#"{"city":1,"forecast":{"days":3}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::MissingField("units"));
+        assert_eq!(e.field.unwrap().as_str(), "forecast", "the object that lacks it");
+        assert_eq!(e.to_string(), "missing field `units` in `forecast` at byte 30");
+        let e = raw(r#"{"forecast":{"days":3,"units":true}}"#).decode::<Outer>().unwrap_err();
+        assert_eq!((e.kind, e.field), (DecodeErrorKind::MissingField("city"), None));
+        // An escaped member name is named unescaped; a long one is cut.
+        let e = raw(r#"{"cit\u0079":true}"#).decode::<Outer>().unwrap_err();
+        assert_eq!(e.field.unwrap().as_str(), "city");
+        let long = "x".repeat(40);
+        let text = std::format!(r#"{{"{long}":1,"city":1,"forecast":{{"days":[],"units":true}}}}"#);
+        let e = RawJson::parse(text.as_bytes()).unwrap().decode::<Outer>().unwrap_err();
+        assert_eq!((e.field.unwrap().as_str(), e.field.unwrap().is_truncated()), ("days", false));
+        assert_eq!(e.to_string(), "invalid type: found an array, expected an integer, in `days` at byte 74");
+        // A name longer than the buffer is cut at a character boundary.
+        let name = crate::wire::JsonStr::from_text("ééééééééééééééééé!"); // 34 bytes
+        let cut = FieldName::of(name);
+        assert_eq!((cut.as_str(), cut.is_truncated()), ("éééééééééééééééé", true));
+        assert_eq!(cut.to_string(), "éééééééééééééééé…");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::codes::ErrorCode;
 use super::id::RequestIdRef;
 use super::navigate::{Elements, Members};
 use super::raw::RawJson;
-use super::scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanError, ScanErrorKind, Scanner};
+use super::scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanError, ScanErrorKind, Scanner, StrSpan};
 use super::string::JsonStr;
 
 /// How frames are parsed.
@@ -74,7 +74,16 @@ impl Member {
 
     fn of(name: JsonStr<'_>) -> Option<Member> {
         if !name.is_escaped() {
-            return Member::ALL.iter().find(|(_, n)| n.as_bytes() == name.raw()).map(|(m, _)| *m);
+            // Byte by byte, so that no call to memcmp is made for these short names.
+            return match name.raw() {
+                [b'j', b's', b'o', b'n', b'r', b'p', b'c'] => Some(Member::Jsonrpc),
+                [b'i', b'd'] => Some(Member::Id),
+                [b'm', b'e', b't', b'h', b'o', b'd'] => Some(Member::Method),
+                [b'p', b'a', b'r', b'a', b'm', b's'] => Some(Member::Params),
+                [b'r', b'e', b's', b'u', b'l', b't'] => Some(Member::Result),
+                [b'e', b'r', b'r', b'o', b'r'] => Some(Member::Error),
+                _ => None,
+            };
         }
         Member::ALL.iter().find(|(_, n)| name.eq_str(n)).map(|(m, _)| *m)
     }
@@ -483,8 +492,12 @@ fn json_error<'a>(e: ScanError) -> EnvelopeError<'a> {
 #[derive(Default)]
 struct Seen {
     jsonrpc: Option<(usize, usize)>,
+    /// The string `jsonrpc` holds, as the scanner found it (`None` if it is not a string).
+    jsonrpc_str: Option<StrSpan>,
     id: Option<(usize, usize, Option<bool>)>,
     method: Option<(usize, usize)>,
+    /// The string `method` holds, as the scanner found it (`None` if it is not a string).
+    method_str: Option<StrSpan>,
     params: Option<(usize, usize)>,
     result: Option<(usize, usize)>,
     error: Option<(usize, usize)>,
@@ -520,9 +533,23 @@ fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeErr
             } else {
                 None
             };
-            let (start, end) = match integer {
-                Some((start, end, _)) => (start, end),
-                None => s.value(max_depth - 1).map_err(json_error)?,
+            let (start, end) = match (integer, member) {
+                (Some((start, end, _)), _) => (start, end),
+                // Keep the string's span (and whether it has escapes), so that it need not
+                // be looked for again.
+                (None, Some(m @ (Member::Jsonrpc | Member::Method))) => {
+                    let start = s.pos;
+                    let text = match s.peek() {
+                        Some(b'"') => Some(s.string().map_err(json_error)?),
+                        _ => {
+                            s.value(max_depth - 1).map_err(json_error)?;
+                            None
+                        }
+                    };
+                    *if m == Member::Method { &mut seen.method_str } else { &mut seen.jsonrpc_str } = text;
+                    (start, s.pos)
+                }
+                (None, _) => s.value(max_depth - 1).map_err(json_error)?,
             };
             let span = Some((start, end));
             let slot = match member {
@@ -602,19 +629,20 @@ fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeErr
     if let Some(m) = seen.duplicate {
         return fail(Rule::DuplicateMember(m));
     }
-    match seen.jsonrpc.map(span) {
-        None => return fail(Rule::MissingJsonrpc),
-        Some(v) if !v.as_str().is_some_and(|s| s.eq_str("2.0")) => return fail(Rule::WrongJsonrpcVersion),
-        Some(_) => {}
+    let text = |span: StrSpan| JsonStr::from_span(frame, span);
+    match (seen.jsonrpc, seen.jsonrpc_str.map(text)) {
+        (None, _) => return fail(Rule::MissingJsonrpc),
+        (Some(_), Some(v)) if v.raw() == [b'2', b'.', b'0'] || v.is_escaped() && v.eq_str("2.0") => {}
+        (Some(_), _) => return fail(Rule::WrongJsonrpcVersion),
     }
     if seen.result.is_some() && seen.error.is_some() {
         return fail(Rule::ResultAndError);
     }
-    if let Some(method) = seen.method.map(span) {
+    if seen.method.is_some() {
         if seen.result.is_some() || seen.error.is_some() {
             return fail(Rule::MethodInResponse);
         }
-        let Some(method) = method.as_str() else { return fail(Rule::MethodNotString) };
+        let Some(method) = seen.method_str.map(text) else { return fail(Rule::MethodNotString) };
         let params = seen.params.map(span);
         if params.is_some_and(|p| !p.is_object()) {
             return fail(Rule::ParamsNotObject);

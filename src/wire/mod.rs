@@ -17,9 +17,12 @@
 
 mod codes;
 mod de;
+mod decode_error;
 mod encode;
 mod envelope;
+mod find;
 mod id;
+mod lend;
 mod navigate;
 mod number;
 mod raw;
@@ -28,7 +31,7 @@ mod ser;
 mod string;
 
 pub use codes::ErrorCode;
-pub use de::{DecodeError, DecodeErrorKind, Found};
+pub use decode_error::{DecodeError, DecodeErrorKind, Expected, FIELD_NAME_LEN, FieldName, Found};
 pub use encode::{BatchWriter, EncodeError, ErrorId, FrameWriter, NO_PARAMS};
 pub use envelope::{
     Batch, BatchIter, EnvelopeError, ErrorObject, ErrorResponse, Frame, Member, Message, MessageKind, Notification,
@@ -37,7 +40,7 @@ pub use envelope::{
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
 pub(crate) use number::NumberBuf;
 pub use number::{NUMBER_CAPACITY, Number, ProgressValue};
-pub use raw::{ArrayElements, JsonKind, ObjectMembers, RawJson};
+pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};

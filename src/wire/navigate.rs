@@ -5,6 +5,7 @@
 //! on invalid input they still never panic or loop: every step moves forward and every
 //! index is checked, so the worst outcome is a wrong span or an early `None`.
 
+use super::find;
 use super::scan::StrSpan;
 
 #[inline(always)]
@@ -15,40 +16,68 @@ pub(crate) fn skip_ws(buf: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// `i` is at an opening quote; returns the string's span and the offset after it.
+/// `i` is at the first byte of a number; returns the offset just after it.
 #[inline]
+pub(crate) fn number_end(buf: &[u8], mut i: usize) -> usize {
+    while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = buf.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// `i` is at an opening quote; returns the string's span and the offset after it.
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
-    let mut j = start;
-    let mut escaped = false;
-    loop {
-        // Validated text holds no control bytes, so the next stop is a quote or a backslash.
-        j = super::scan::find_stop(buf, j);
-        match buf.get(j) {
-            Some(b'"') => return (StrSpan { start, end: j, escaped }, j + 1),
-            Some(b'\\') => {
-                escaped = true;
-                j += 2;
-            }
-            Some(_) => j += 1,
-            None => break,
+    // A short string (member names, most values): its closing quote is among the next
+    // sixteen bytes, with no backslash before it.
+    for at in [start, start + 8] {
+        let Some(w) = find::word(buf, at) else { break };
+        let quotes = find::eq_mask(w, b'"');
+        let below = if quotes == 0 { u64::MAX } else { (quotes & quotes.wrapping_neg()) - 1 };
+        if find::eq_mask(w, b'\\') & below != 0 {
+            break;
+        }
+        if quotes != 0 {
+            let end = at + find::first(quotes);
+            return (StrSpan { start, end, escaped: false }, end + 1);
         }
     }
-    let end = buf.len();
-    (StrSpan { start: start.min(end), end, escaped }, end)
+    match find::closing_quote::<true>(buf, start, start) {
+        Some((end, escaped)) => (StrSpan { start, end, escaped }, end + 1),
+        None => {
+            let end = buf.len();
+            (StrSpan { start: start.min(end), end, escaped: false }, end)
+        }
+    }
+}
+
+/// `i` is at an opening quote; returns the offset after the closing one.
+#[inline]
+fn string_end(buf: &[u8], i: usize) -> usize {
+    // Without SIMD, the same instance as `string` (noting backslashes costs a little time
+    // and saves a second copy of the code).
+    match find::closing_quote::<{ !find::VECTOR }>(buf, i + 1, i + 1) {
+        Some((end, _)) => end + 1,
+        None => buf.len(),
+    }
 }
 
 /// `i` is at the first byte of a value; returns the offset just after it.
+///
+/// Containers are skipped by counting brackets outside strings; strings are skipped by
+/// [`find::closing_quote`], sixteen bytes at a time. Nothing is decoded or checked again.
 pub(crate) fn value_end(buf: &[u8], i: usize) -> usize {
     match buf.get(i) {
-        Some(b'"') => string(buf, i).1,
+        Some(b'"') => string_end(buf, i),
         Some(b'{' | b'[') => {
             let mut depth = 0usize;
             let mut j = i;
             while let Some(&b) = buf.get(j) {
                 match b {
                     b'"' => {
-                        j = string(buf, j).1;
+                        j = string_end(buf, j);
                         continue;
                     }
                     b'{' | b'[' => depth += 1,
@@ -121,6 +150,43 @@ impl Iterator for Members<'_> {
         }
         self.pos = end;
         Some((name, start, end))
+    }
+}
+
+/// In a validated object, the offset where the value of the first member named `name`
+/// (compared after unescaping) starts. The values of the members before it are skipped,
+/// not decoded, and the found value is not looked at at all.
+pub(crate) fn find_member(buf: &[u8], name: &str) -> Option<usize> {
+    if buf.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = 1;
+    loop {
+        i = skip_ws(buf, i);
+        if buf.get(i) == Some(&b',') {
+            i = skip_ws(buf, i + 1);
+        }
+        if buf.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (key, after) = string(buf, i);
+        i = skip_ws(buf, after);
+        if buf.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(buf, i + 1);
+        let matches = match key.escaped {
+            false => buf.get(key.start..key.end) == Some(name.as_bytes()),
+            true => super::string::JsonStr::from_span(buf, key).eq_str(name),
+        };
+        if matches {
+            return Some(start);
+        }
+        let end = value_end(buf, start);
+        if end <= start {
+            return None;
+        }
+        i = end;
     }
 }
 

@@ -40,7 +40,7 @@ impl<'a> Number<'a> {
 
     /// The value as `f64` (rounded), if within range.
     pub fn as_f64(&self) -> Option<f64> {
-        self.as_text().parse::<f64>().ok().filter(|f| f.is_finite())
+        to_f64(self.token)
     }
 
     /// The value as `u64`, if it is a non-negative integer written without fraction or
@@ -260,9 +260,86 @@ impl fmt::Debug for NumberBuf {
     }
 }
 
+/// Powers of ten that `f64` holds exactly.
+const EXACT_POWERS: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// The value of a validated number token as the nearest `f64`, if within range.
+pub(crate) fn to_f64(token: &[u8]) -> Option<f64> {
+    exact_f64(token).or_else(|| core::str::from_utf8(token).ok()?.parse::<f64>().ok()).filter(|f| f.is_finite())
+}
+
+/// The value of a validated number token without an exponent whose digits, read as an
+/// integer, are at most 2^53 and which has at most 22 digits after the point: then both
+/// the digits and the power of ten are exact `f64`s, and one division rounds correctly
+/// (Clinger's fast path), so the result is exactly what a full parser returns. Progress
+/// values, totals and priorities (`12.5`, `100`, `0.8`) are all of this kind; anything
+/// else is `None`, for the full parser.
+#[inline]
+pub(crate) fn exact_f64(token: &[u8]) -> Option<f64> {
+    let (negative, digits) = match token.split_first()? {
+        (b'-', rest) => (true, rest),
+        _ => (false, token),
+    };
+    let mut mantissa: u64 = 0;
+    let mut fraction = None;
+    for (i, &b) in digits.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => mantissa = mantissa.checked_mul(10)?.checked_add(u64::from(b - b'0'))?,
+            b'.' if fraction.is_none() => fraction = Some(i + 1),
+            _ => return None,
+        }
+    }
+    if mantissa > 1 << 53 {
+        return None;
+    }
+    let places = fraction.map_or(0, |start| digits.len() - start);
+    let value = mantissa as f64 / *EXACT_POWERS.get(places)?;
+    Some(if negative { -value } else { value })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast path gives exactly what the full parser gives, wherever it answers.
+    #[test]
+    fn exact_f64_rounds_like_the_full_parser() {
+        let mut seed = 0x1234_5678_9abc_def0_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut answered = 0;
+        for _ in 0..200_000 {
+            let digits = 1 + (next() % 19) as usize;
+            let mut token: String = (0..digits).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
+            if token.len() > 1 && token.starts_with('0') {
+                token.replace_range(0..1, "1");
+            }
+            if next() % 2 == 0 {
+                let point = 1 + (next() as usize % token.len());
+                token.insert(point.min(token.len() - 1).max(1), '.');
+            }
+            if next() % 3 == 0 {
+                token.insert(0, '-');
+            }
+            let full: f64 = token.parse().unwrap();
+            if let Some(fast) = exact_f64(token.as_bytes()) {
+                answered += 1;
+                assert_eq!(fast.to_bits(), full.to_bits(), "{token}");
+            }
+            assert_eq!(to_f64(token.as_bytes()).map(f64::to_bits), Some(full.to_bits()), "{token}");
+        }
+        assert!(answered > 100_000, "the fast path answered only {answered}");
+        for (token, want) in [("12.5", Some(12.5)), ("-0", Some(-0.0)), ("1e3", None), ("9007199254740993", None)] {
+            assert_eq!(exact_f64(token.as_bytes()).map(f64::to_bits), want.map(f64::to_bits), "{token}");
+        }
+    }
 
     fn n(text: &str) -> Number<'_> {
         Number::from_json(RawJson::parse(text.as_bytes()).unwrap()).unwrap()

@@ -1,6 +1,7 @@
 //! [`RawJson`]: a validated JSON value borrowed from a frame, decoded only when asked.
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use serde::Deserialize;
 
@@ -74,6 +75,13 @@ impl<'a> RawJson<'a> {
         self.bytes
     }
 
+    /// Where this value starts in `outer`, if it is a part of it (a span of the same
+    /// frame), such as a member of a message's `params`.
+    pub fn offset_in(&self, outer: &[u8]) -> Option<usize> {
+        let at = (self.bytes.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
+        (at + self.bytes.len() <= outer.len()).then_some(at)
+    }
+
     /// The value's text as `&str` (validated JSON is always UTF-8).
     pub fn as_text(&self) -> &'a str {
         core::str::from_utf8(self.bytes).unwrap_or_default()
@@ -102,8 +110,19 @@ impl<'a> RawJson<'a> {
     }
 
     /// The first member named `name` (compared after unescaping), if this is an object.
+    ///
+    /// The members before it are skipped without being decoded: strings sixteen bytes at
+    /// a time, containers by their brackets.
     pub fn get(&self, name: &str) -> Option<RawJson<'a>> {
-        self.members().find(|(k, _)| k.eq_str(name)).map(|(_, v)| v)
+        let start = navigate::find_member(self.bytes, name)?;
+        let end = navigate::value_end(self.bytes, start);
+        self.bytes.get(start..end).filter(|v| !v.is_empty()).map(RawJson::from_validated)
+    }
+
+    /// Whether this is an object with a member named `name`; cheaper than
+    /// [`get`](Self::get), as the member's own value is not skipped.
+    pub fn contains_key(&self, name: &str) -> bool {
+        navigate::find_member(self.bytes, name).is_some()
     }
 
     /// The members of an object, in order; empty for other kinds.
@@ -116,13 +135,22 @@ impl<'a> RawJson<'a> {
         ArrayElements { bytes: self.bytes, inner: Elements::new(self.bytes) }
     }
 
+    /// The elements of an array, each decoded into `T` where it stands (one pass over the
+    /// array); empty for other kinds. An element that does not decode is reported alone,
+    /// and the iterator goes on with the next one.
+    pub fn decode_elements<T: Deserialize<'a>>(&self) -> DecodeElements<'a, T> {
+        let pos = if self.bytes.first() == Some(&b'[') { 1 } else { self.bytes.len() };
+        DecodeElements { bytes: self.bytes, pos, item: PhantomData }
+    }
+
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<JsonStr<'a>> {
         if self.kind() != JsonKind::String {
             return None;
         }
-        let (span, _) = navigate::string(self.bytes, 0);
-        Some(JsonStr::from_span(self.bytes, span))
+        // A validated string value is its quotes and the body between them.
+        let body = self.bytes.get(1..self.bytes.len().saturating_sub(1)).unwrap_or_default();
+        Some(JsonStr::from_body(body, super::find::has_backslash(body)))
     }
 
     /// The boolean, if this is one.
@@ -150,7 +178,7 @@ impl<'a> RawJson<'a> {
         if self.kind() != JsonKind::Number {
             return None;
         }
-        core::str::from_utf8(self.bytes).ok()?.parse::<f64>().ok().filter(|f| f.is_finite())
+        super::number::to_f64(self.bytes)
     }
 
     /// Decodes the value into `T` with this crate's span decoder (see [`DecodeError`]).
@@ -243,6 +271,41 @@ impl<'a> Iterator for ObjectMembers<'a> {
         let (name, start, end) = self.inner.next()?;
         let value = RawJson::from_validated(self.bytes.get(start..end)?);
         Some((JsonStr::from_span(self.bytes, name), value))
+    }
+}
+
+/// Iterator over an array's elements, decoded: see [`RawJson::decode_elements`].
+pub struct DecodeElements<'a, T> {
+    bytes: &'a [u8],
+    pos: usize,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for DecodeElements<'_, T> {
+    fn clone(&self) -> Self {
+        Self { bytes: self.bytes, pos: self.pos, item: PhantomData }
+    }
+}
+
+impl<'a, T: Deserialize<'a>> Iterator for DecodeElements<'a, T> {
+    type Item = Result<T, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let buf = self.bytes;
+        let mut i = navigate::skip_ws(buf, self.pos);
+        if buf.get(i) == Some(&b',') {
+            i = navigate::skip_ws(buf, i + 1);
+        }
+        if matches!(buf.get(i), None | Some(b']')) {
+            self.pos = buf.len();
+            return None;
+        }
+        let (result, end) = super::de::decode_at::<T>(buf, i);
+        // A value that failed to decode (or a `Deserialize` impl that read nothing) is
+        // skipped by its brackets.
+        let end = if result.is_ok() && end > i { end } else { navigate::value_end(buf, i) };
+        self.pos = if end > i { end } else { buf.len() };
+        Some(result)
     }
 }
 

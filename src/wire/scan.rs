@@ -16,6 +16,8 @@
 
 use core::fmt;
 
+use super::find;
+
 /// The hard ceiling for [`ScanConfig::max_depth`]: the bit stack holds this many levels.
 pub const MAX_DEPTH_LIMIT: u16 = 512;
 
@@ -197,50 +199,6 @@ pub(crate) struct Scanner<'a> {
     pub(crate) pos: usize,
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Flags (in its high bit) each byte of `w` that ends a run of plain string text: `"`,
-/// `\` or a control character. Non-ASCII bytes are not flagged: they are checked as UTF-8
-/// a whole run at a time.
-///
-/// Only the lowest flagged byte is exact (borrows propagate upward, so bytes above a true
-/// hit may be flagged too), which is all a forward scan needs.
-#[inline(always)]
-fn stop_mask(w: u64) -> u64 {
-    let quote = w ^ (LO * b'"' as u64);
-    let backslash = w ^ (LO * b'\\' as u64);
-    let zero_in = |v: u64| v.wrapping_sub(LO) & !v;
-    let below_space = w.wrapping_sub(LO * 0x20) & !w;
-    (zero_in(quote) | zero_in(backslash) | below_space) & HI
-}
-
-/// The offset of the first `"`, `\\` or control byte in `buf[from..]`, or `buf.len()`.
-#[inline]
-pub(crate) fn find_stop(buf: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = buf.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let mask = stop_mask(u64::from_le_bytes(word));
-        if mask != 0 {
-            return i + (mask.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&b) = buf.get(i) {
-        if ends_run(b) {
-            return i;
-        }
-        i += 1;
-    }
-    buf.len()
-}
-
-#[inline(always)]
-fn ends_run(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
-}
-
 #[inline(always)]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
@@ -248,12 +206,135 @@ fn is_ws(b: u8) -> bool {
 
 #[inline(always)]
 fn hex_value(b: u8) -> Option<u16> {
-    match b {
-        b'0'..=b'9' => Some((b - b'0') as u16),
-        b'a'..=b'f' => Some((b - b'a' + 10) as u16),
-        b'A'..=b'F' => Some((b - b'A' + 10) as u16),
+    let digit = b.wrapping_sub(b'0');
+    if digit < 10 {
+        return Some(digit as u16);
+    }
+    let letter = (b | 0x20).wrapping_sub(b'a');
+    if letter < 6 { Some(letter as u16 + 10) } else { None }
+}
+
+/// The four hex digits at `at`, as a UTF-16 unit.
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
+fn hex4(buf: &[u8], at: usize) -> Option<u16> {
+    let &[a, b, c, d] = buf.get(at..at + 4)? else { return None };
+    Some((hex_value(a)? << 12) | (hex_value(b)? << 8) | (hex_value(c)? << 4) | hex_value(d)?)
+}
+
+/// Validates the escape whose backslash is at `at`; returns the offset after it, or `None`
+/// if it is not valid (see [`escape_error`] for why).
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
+fn escape(buf: &[u8], at: usize) -> Option<usize> {
+    match buf.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
+        b'u' => match hex4(buf, at + 2)? {
+            // A high surrogate must be followed at once by an escaped low one.
+            0xD800..=0xDBFF => match (buf.get(at + 6..at + 8), hex4(buf, at + 8)) {
+                (Some(b"\\u"), Some(0xDC00..=0xDFFF)) => Some(at + 12),
+                _ => None,
+            },
+            0xDC00..=0xDFFF => None,
+            _ => Some(at + 6),
+        },
         _ => None,
     }
+}
+
+/// Why the escape at `at` is not valid, and where.
+#[cold]
+#[inline(never)]
+fn escape_error(buf: &[u8], at: usize) -> ScanError {
+    let err = |kind, offset| ScanError { kind, offset };
+    match buf.get(at + 1) {
+        None => err(ScanErrorKind::UnexpectedEnd, at + 1),
+        Some(b'u') => {
+            // Name the first hex digit that is wrong or missing.
+            for (k, digit) in (at + 2..at + 6).map(|k| (k, buf.get(k))) {
+                match digit {
+                    None => return err(ScanErrorKind::UnexpectedEnd, k),
+                    Some(&b) if hex_value(b).is_none() => return err(ScanErrorKind::InvalidEscape, k),
+                    Some(_) => {}
+                }
+            }
+            // The unit is a surrogate: a lone one, or a high one whose partner escape is
+            // itself broken (named like any other escape), or not a low surrogate.
+            if matches!(hex4(buf, at + 2), Some(0xD800..=0xDBFF))
+                && buf.get(at + 6) == Some(&b'\\')
+                && buf.get(at + 7) == Some(&b'u')
+                && hex4(buf, at + 8).is_none()
+            {
+                for (k, digit) in (at + 8..at + 12).map(|k| (k, buf.get(k))) {
+                    match digit {
+                        None => return err(ScanErrorKind::UnexpectedEnd, k),
+                        Some(&b) if hex_value(b).is_none() => return err(ScanErrorKind::InvalidEscape, k),
+                        Some(_) => {}
+                    }
+                }
+            }
+            err(ScanErrorKind::LoneSurrogate, at)
+        }
+        Some(_) => err(ScanErrorKind::InvalidEscape, at),
+    }
+}
+
+/// Checks the run of non-ASCII bytes that starts at `i`: characters come in runs (a word
+/// of Cyrillic, CJK, an emoji sequence). Returns the offset after it, or the offset of the
+/// first sequence that is not well formed.
+///
+/// A run of bytes of 0x80 and above holds whole characters only, if it is valid: every
+/// byte of a multi-byte character is, and the ASCII byte that ends the run starts a new
+/// one. So checking the run alone, sequence by sequence, checks exactly its characters.
+/// Where code size matters more than speed (targets without SIMD) core's `from_utf8`
+/// does it, which any firmware links anyway; the tests check that both agree.
+#[inline]
+fn utf8_run(buf: &[u8], i: usize) -> Result<usize, usize> {
+    if find::VECTOR { utf8_run_here(buf, i) } else { utf8_run_core(buf, i) }
+}
+
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
+fn utf8_run_here(buf: &[u8], mut i: usize) -> Result<usize, usize> {
+    loop {
+        i = utf8_sequence(buf, i).ok_or(i)?;
+        if buf.get(i).is_none_or(|&b| b < 0x80) {
+            return Ok(i);
+        }
+    }
+}
+
+fn utf8_run_core(buf: &[u8], i: usize) -> Result<usize, usize> {
+    let run = buf.get(i..).unwrap_or_default();
+    let len = run.iter().position(|&b| b < 0x80).unwrap_or(run.len());
+    match core::str::from_utf8(&run[..len]) {
+        Ok(_) => Ok(i + len),
+        Err(e) => Err(i + e.valid_up_to()),
+    }
+}
+
+/// Checks the UTF-8 sequence that starts at `i` (a byte of 0x80 or above) against Unicode's
+/// table 3-7 (no overlongs, no encoded surrogates, nothing above U+10FFFF); returns the
+/// offset after it, or `None` if it is not well formed (the error is then at `i`). A
+/// sequence cut short by a quote, a backslash or the end of input is not well formed.
+#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
+fn utf8_sequence(buf: &[u8], i: usize) -> Option<usize> {
+    let (len, lo, hi) = match buf.get(i)? {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return None,
+    };
+    if !(lo..=hi).contains(buf.get(i + 1)?) {
+        return None;
+    }
+    for k in 2..len {
+        if !matches!(buf.get(i + k)?, 0x80..=0xBF) {
+            return None;
+        }
+    }
+    Some(i + len)
 }
 
 impl<'a> Scanner<'a> {
@@ -318,126 +399,91 @@ impl<'a> Scanner<'a> {
 
     /// Scans a string whose opening quote is at `pos`.
     ///
-    /// The text between escapes is scanned eight bytes at a time for the next quote,
-    /// backslash or control character. If any byte of the string is non-ASCII, its whole
-    /// content is then checked with `core::str::from_utf8`, which accepts exactly the
-    /// well-formed UTF-8 of Unicode table 3-7 (no overlongs, no encoded surrogates, nothing
-    /// above U+10FFFF); escapes are ASCII and cannot hide a bad sequence. Before any other
-    /// error is reported the text up to it is checked too, so errors come out at the same
-    /// offsets, and in the same order, as a byte-at-a-time scan would find them.
+    /// A string with no special byte in its first eight is finished here (member names,
+    /// short values); the rest go to [`string_from`](Self::string_from). Inlined where code
+    /// size matters less than speed (targets with SIMD); a call elsewhere.
+    #[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
+    #[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
     pub(crate) fn string(&mut self) -> Result<StrSpan, ScanError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
-        let buf = self.buf;
         let start = self.pos + 1;
+        let Some(w) = find::word(self.buf, start) else { return self.string_from(start, start) };
+        let mask = find::text_stops(w);
+        if mask == 0 {
+            return self.string_from(start, start + 8);
+        }
+        let at = start + find::first(mask);
+        if self.buf.get(at) == Some(&b'"') {
+            self.pos = at + 1;
+            return Ok(StrSpan { start, end: at, escaped: false });
+        }
+        self.string_from(start, at)
+    }
+
+    /// The rest of a string whose body starts at `start`, from `i` on (nothing between
+    /// them needs a look).
+    ///
+    /// Plain text is skipped sixteen bytes at a time while a block holds no quote,
+    /// backslash, control character or non-ASCII byte, then eight at a time to find the
+    /// first one (see [`find`](super::find)). A non-ASCII byte starts a run of UTF-8
+    /// sequences checked on the spot, so the string is read once, and errors come out at
+    /// the same offsets, in the same order, as a byte-at-a-time scan would find them.
+    #[inline(never)]
+    fn string_from(&mut self, start: usize, mut i: usize) -> Result<StrSpan, ScanError> {
+        let buf = self.buf;
         let mut escaped = false;
-        let mut i = start;
-        // A high bit is set here if any text byte seen so far may be non-ASCII.
-        let mut high = 0u64;
         loop {
-            // Find the next quote, backslash or control character.
+            // Find the next quote, backslash, control character or non-ASCII byte.
             let stop = loop {
-                if let Some(chunk) = buf.get(i..i + 8) {
-                    let mut word = [0u8; 8];
-                    word.copy_from_slice(chunk);
-                    let w = u64::from_le_bytes(word);
-                    let mask = stop_mask(w);
-                    if mask != 0 {
-                        let k = mask.trailing_zeros() / 8;
-                        // Only the bytes before the stop are text.
-                        high |= w & ((1u64 << (8 * k)) - 1);
-                        i += k as usize;
-                        break Some((w >> (8 * k)) as u8);
-                    }
-                    high |= w;
-                    i += 8;
-                } else {
-                    match buf.get(i) {
-                        Some(&b) if ends_run(b) => break Some(b),
-                        Some(&b) => {
-                            high |= u64::from(b);
-                            i += 1;
+                match find::word(buf, i) {
+                    Some(w) => {
+                        let mask = find::text_stops(w);
+                        if mask != 0 {
+                            i += find::first(mask);
+                            break buf.get(i).copied();
                         }
-                        None => break None,
+                        i = find::skip_plain_text(buf, i + 8);
                     }
+                    None => match buf.get(i) {
+                        Some(&b) if find::is_text_stop(b) => break Some(b),
+                        Some(_) => i += 1,
+                        None => break None,
+                    },
                 }
             };
-            let result = match stop {
-                Some(b'"') => Ok(StrSpan { start, end: i, escaped }),
+            match stop {
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(StrSpan { start, end: i, escaped });
+                }
                 Some(b'\\') => {
                     escaped = true;
-                    self.pos = i;
-                    match self.escape() {
-                        Ok(next) => {
-                            i = next;
-                            continue;
+                    match escape(buf, i) {
+                        Some(next) => i = next,
+                        None => {
+                            let e = escape_error(buf, i);
+                            self.pos = e.offset;
+                            return Err(e);
                         }
-                        Err(e) => Err(e),
                     }
                 }
-                Some(_) => Err(ScanError { kind: ScanErrorKind::ControlCharacter, offset: i }),
-                None => Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: i }),
-            };
-            if high & HI != 0 {
-                self.utf8_run(start, i)?;
-            }
-            if result.is_ok() {
-                self.pos = i + 1;
-            } else {
-                self.pos = i;
-            }
-            return result;
-        }
-    }
-
-    /// Checks that `buf[from..to]` is well-formed UTF-8. A sequence cut short at `to` is
-    /// invalid: `to` is at a quote, a backslash, a control character or the end of input.
-    #[inline(never)]
-    fn utf8_run(&self, from: usize, to: usize) -> Result<(), ScanError> {
-        match core::str::from_utf8(self.buf.get(from..to).unwrap_or_default()) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: from + e.valid_up_to() }),
-        }
-    }
-
-    /// Validates the escape at `pos` (a backslash); returns the offset after it.
-    fn escape(&mut self) -> Result<usize, ScanError> {
-        let at = self.pos;
-        match self.buf.get(at + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
-            Some(b'u') => {
-                let unit = self.hex4(at + 2)?;
-                match unit {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate must be followed at once by an escaped low one.
-                        if self.buf.get(at + 6) == Some(&b'\\') && self.buf.get(at + 7) == Some(&b'u') {
-                            let low = self.hex4(at + 8)?;
-                            if (0xDC00..=0xDFFF).contains(&low) {
-                                return Ok(at + 12);
-                            }
-                        }
-                        Err(ScanError { kind: ScanErrorKind::LoneSurrogate, offset: at })
+                Some(0x80..=0xFF) => match utf8_run(buf, i) {
+                    Ok(next) => i = next,
+                    Err(at) => {
+                        self.pos = at;
+                        return Err(ScanError { kind: ScanErrorKind::InvalidUtf8, offset: at });
                     }
-                    0xDC00..=0xDFFF => Err(ScanError { kind: ScanErrorKind::LoneSurrogate, offset: at }),
-                    _ => Ok(at + 6),
-                }
-            }
-            None => Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: at + 1 }),
-            Some(_) => Err(ScanError { kind: ScanErrorKind::InvalidEscape, offset: at }),
-        }
-    }
-
-    fn hex4(&self, at: usize) -> Result<u16, ScanError> {
-        let mut v = 0u16;
-        for k in 0..4 {
-            match self.buf.get(at + k) {
-                Some(&b) => match hex_value(b) {
-                    Some(h) => v = (v << 4) | h,
-                    None => return Err(ScanError { kind: ScanErrorKind::InvalidEscape, offset: at + k }),
                 },
-                None => return Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: at + k }),
+                Some(_) => {
+                    self.pos = i;
+                    return Err(ScanError { kind: ScanErrorKind::ControlCharacter, offset: i });
+                }
+                None => {
+                    self.pos = i;
+                    return Err(ScanError { kind: ScanErrorKind::UnexpectedEnd, offset: i });
+                }
             }
         }
-        Ok(v)
     }
 
     /// Scans a number at `pos`; returns whether it is an integer (no fraction, no exponent).
@@ -617,31 +663,6 @@ mod tests {
     }
 
     #[test]
-    fn stop_detector_finds_the_first_stop_on_every_position() {
-        for pos in 0..8 {
-            for b in 0..=255u8 {
-                let mut w = *b"abcdefgh";
-                w[pos] = b;
-                let mask = stop_mask(u64::from_le_bytes(w));
-                let want = ends_run(b).then_some(pos as u32);
-                assert_eq!((mask != 0).then(|| mask.trailing_zeros() / 8), want, "byte {b:#x} at {pos}");
-                // With another stop after it, the first one is still the one found.
-                if pos < 7 && ends_run(b) {
-                    w[7] = b'"';
-                    let mask = stop_mask(u64::from_le_bytes(w));
-                    assert_eq!(mask.trailing_zeros() / 8, pos as u32, "byte {b:#x} at {pos}, quote after");
-                }
-                // A stop after a non-stop byte `b` (including every non-ASCII byte).
-                if !ends_run(b) && pos < 7 {
-                    w[pos + 1] = 0x1F;
-                    let mask = stop_mask(u64::from_le_bytes(w));
-                    assert_eq!(mask.trailing_zeros() / 8, pos as u32 + 1, "byte {b:#x} at {pos}, control after");
-                }
-            }
-        }
-    }
-
-    #[test]
     fn accepts_rfc_examples() {
         for ok in [
             "0",
@@ -692,6 +713,36 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(kind(text), Some(want), "{text:?}");
+        }
+    }
+
+    /// Both ways of checking a run of non-ASCII bytes agree on every 1-to-3-byte start
+    /// and on a sample of 4-byte ones, followed by ASCII, a quote, more non-ASCII or the end.
+    #[test]
+    fn utf8_runs_are_checked_alike_both_ways() {
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=0xFFu8 {
+                cases.push(vec![a, b]);
+                cases.push(vec![a, b, 0x80]);
+                cases.push(vec![a, b, 0xBF, b'x']);
+                if a >= 0xE0 {
+                    for c in [0x00, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] {
+                        cases.push(vec![a, b, c, b'"']);
+                        cases.push(vec![a, b, c, 0x80, 0xBF]);
+                    }
+                }
+            }
+        }
+        for case in &cases {
+            for end in 1..=case.len() {
+                let bytes = &case[..end];
+                assert_eq!(utf8_run_here(bytes, 0), utf8_run_core(bytes, 0), "{bytes:02x?}");
+            }
+        }
+        for s in ["é", "東京", "😀👍🏽", "\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}"] {
+            assert_eq!(utf8_run_here(s.as_bytes(), 0), Ok(s.len()));
+            assert_eq!(utf8_run_core(s.as_bytes(), 0), Ok(s.len()));
         }
     }
 

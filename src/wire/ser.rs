@@ -6,7 +6,8 @@
 //! This serializer keeps counting after the buffer is full, so a failure reports the exact
 //! size needed, and it writes [`RawJson`](super::RawJson) verbatim through serde_json's
 //! raw-value token. Its output is byte-for-byte what `serde_json::to_vec` writes for the
-//! same value (the tests compare them), and it never contains a raw newline.
+//! same value (the tests compare them), and it never contains a raw newline: raw JSON
+//! that holds line breaks (whitespace between tokens) is written compact.
 
 use core::fmt;
 
@@ -84,16 +85,44 @@ impl<'b> Out<'b> {
         self.put(&[b]);
     }
 
-    /// Raw JSON, verbatim except that CR and LF (which valid JSON can only hold as
-    /// whitespace between tokens) become spaces, keeping every frame on one line.
+    /// Raw JSON, kept on one line: verbatim when it holds no line break (the common case,
+    /// and byte for byte what was received), otherwise compact.
+    ///
+    /// Valid JSON can hold CR and LF only as whitespace between tokens, so a schema written
+    /// over several lines is written with the whitespace between its tokens dropped
+    /// (`{"city":{"type":"string"}}`), never with line breaks turned into runs of spaces.
+    /// Text inside strings is copied as it is; should a string hold a raw line break (only
+    /// text that bypassed validation can), it becomes a space, so no frame is ever split.
     pub(crate) fn raw_json(&mut self, json: &[u8]) {
-        let mut rest = json;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') {
-            self.put(&rest[..i]);
-            self.byte(b' ');
-            rest = &rest[i + 1..];
+        if !json.iter().any(|&b| b == b'\n' || b == b'\r') {
+            return self.put(json);
         }
-        self.put(rest);
+        let mut i = 0;
+        while let Some(&b) = json.get(i) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b'"' => {
+                    let end =
+                        super::find::closing_quote::<false>(json, i + 1, i + 1).map_or(json.len(), |(e, _)| e + 1);
+                    let text = json.get(i..end).unwrap_or_default();
+                    match text.iter().position(|&b| b == b'\n' || b == b'\r') {
+                        None => self.put(text),
+                        Some(_) => {
+                            text.iter().for_each(|&b| self.byte(if b == b'\n' || b == b'\r' { b' ' } else { b }))
+                        }
+                    }
+                    i = end;
+                }
+                _ => {
+                    // A run of structure, numbers and literals, up to the next string or
+                    // whitespace.
+                    let run = json[i..].iter().position(|&b| matches!(b, b'"' | b' ' | b'\t' | b'\n' | b'\r'));
+                    let end = run.map_or(json.len(), |k| i + k);
+                    self.put(&json[i..end]);
+                    i = end;
+                }
+            }
+        }
     }
 
     /// A JSON string literal for `s`, escaped exactly as serde_json escapes it.
@@ -109,7 +138,7 @@ impl<'b> Out<'b> {
         let mut run = 0;
         loop {
             // Plain text up to the next byte that needs escaping, eight bytes at a time.
-            let i = super::scan::find_stop(bytes, run);
+            let i = super::find::next_escape(bytes, run);
             self.put(&bytes[run..i]);
             let Some(&b) = bytes.get(i) else { return };
             let escape: &[u8] = match b {
@@ -782,8 +811,18 @@ mod tests {
 
     #[test]
     fn raw_json_is_verbatim_on_one_line() {
-        let raw = RawJson::parse(b"{\"a\" :\r\n [1,\n2]}").unwrap();
-        assert_eq!(ours(&raw), b"{\"a\" :   [1, 2]}");
+        // Issue 8: a schema written over several lines comes out compact, not padded.
+        let raw = RawJson::parse(b"{\n  \"a\" :\r\n [1,\n\t2],\n  \"s\": \" x  \\\" y \\n\"\n}").unwrap();
+        assert_eq!(ours(&raw), br#"{"a":[1,2],"s":" x  \" y \n"}"#);
+        // Without a line break it is written exactly as received, spaces and all.
+        let raw = RawJson::parse(br#"{"a" : [1, 2], "s": "x"}"#).unwrap();
+        assert_eq!(ours(&raw), br#"{"a" : [1, 2], "s": "x"}"#);
+        // Counting past a full buffer gives the compact size.
+        let raw = RawJson::parse(b"[1,\n 2]").unwrap();
+        let mut buf = [0u8; 2];
+        let mut out = Out::new(&mut buf);
+        to_out(&mut out, &raw).unwrap();
+        assert_eq!((out.overflowed(), out.len()), (true, 5));
         // serde_json with raw_value writes the same token verbatim too.
         let raw = RawJson::parse(br#"{"x":[1,"\u00e9"]}"#).unwrap();
         assert_eq!(serde_json::to_string(&raw).unwrap(), r#"{"x":[1,"\u00e9"]}"#);

@@ -61,6 +61,11 @@ pub enum Fragment<'a> {
 }
 
 impl<'a> JsonStr<'a> {
+    /// The body of a validated string, and whether it holds an escape.
+    pub(crate) const fn from_body(raw: &'a [u8], escaped: bool) -> Self {
+        Self { raw, escaped }
+    }
+
     pub(crate) fn from_span(buf: &'a [u8], span: StrSpan) -> Self {
         Self { raw: buf.get(span.start..span.end).unwrap_or_default(), escaped: span.escaped }
     }
@@ -363,7 +368,16 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
                 Ok(JsonStr { raw: v.as_bytes(), escaped: v.as_bytes().contains(&b'\\') })
             }
             fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-                d.deserialize_str(Raw)
+                d.deserialize_any(Raw)
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                // Lent by this crate's decoder (see `lend`): a validated string body.
+                let escaped = match super::lend::probe(&mut map)? {
+                    Some(Some(super::lend::Lent::Plain)) => false,
+                    Some(Some(super::lend::Lent::Escaped)) => true,
+                    _ => return Err(serde::de::Error::invalid_type(serde::de::Unexpected::Map, &self)),
+                };
+                Ok(JsonStr { raw: super::lend::span(&mut map)?, escaped })
             }
         }
         d.deserialize_newtype_struct(SJC_ESCAPED_STR, Raw)

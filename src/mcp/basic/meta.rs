@@ -75,6 +75,26 @@ pub fn is_reserved_key(key: &str) -> bool {
 }
 
 /// A `_meta` object: received (kept verbatim) or built for encoding from [`MetaFields`].
+///
+/// A decoded `_meta` is kept as the object that was received and re-encoded verbatim, so
+/// nothing a peer put there is lost. The keys the specification reserves have typed
+/// accessors; every other key is reachable through [`Meta::get`]. For encoding, fill a
+/// [`MetaFields`] and borrow it: `Meta::from(&fields)`.
+///
+/// Reserved keys (see [`keys`]):
+///
+/// | key | where | versions |
+/// |---|---|---|
+/// | `progressToken` | request | all |
+/// | `io.modelcontextprotocol/related-task` | task-related messages | 2025-11-25 |
+/// | `io.modelcontextprotocol/model-immediate-response` | `CreateTaskResult` | 2025-11-25 |
+/// | `io.modelcontextprotocol/protocolVersion` | request (required) | 2026-07-28 |
+/// | `io.modelcontextprotocol/clientCapabilities` | request (required) | 2026-07-28 |
+/// | `io.modelcontextprotocol/clientInfo` | request | 2026-07-28 |
+/// | `io.modelcontextprotocol/logLevel` | request | 2026-07-28 |
+/// | `io.modelcontextprotocol/serverInfo` | result | 2026-07-28 |
+/// | `io.modelcontextprotocol/subscriptionId` | listen stream notifications, listen result | 2026-07-28 |
+/// | `traceparent`, `tracestate`, `baggage` | any | 2026-07-28 |
 #[derive(Clone, Copy)]
 pub struct Meta<'a> {
     repr: Repr<'a>,

@@ -83,6 +83,23 @@ impl<'a, T> ListResult<'a, T> {
         }
     }
 
+    /// With the cursor of the next page: the client asks for it with this string as the
+    /// request's `cursor`.
+    ///
+    /// ```
+    /// use mcp_sansio::mcp::{ListToolsResult, NO_ARGUMENTS, Tool};
+    /// let page = [Tool::new("a", NO_ARGUMENTS)];
+    /// let result = ListToolsResult::new(&page).with_next_cursor("page-2");
+    /// assert_eq!(
+    ///     serde_json::to_string(&result).unwrap(),
+    ///     r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"page-2"}"#
+    /// );
+    /// ```
+    pub const fn with_next_cursor(mut self, cursor: &'a str) -> Self {
+        self.next_cursor = Some(JsonStr::from_text(cursor));
+        self
+    }
+
     /// With the 2026-07-28 caching fields and `resultType: complete`.
     pub const fn cacheable(mut self, ttl_ms: u64, scope: CacheScope) -> Self {
         self.ttl_ms = Some(ttl_ms);

@@ -33,6 +33,18 @@ impl<'a> PromptArgument<'a> {
     pub const fn new(name: &'a str, required: bool) -> Self {
         Self { name: JsonStr::from_text(name), title: None, description: None, required: Some(required) }
     }
+
+    /// With a description.
+    pub const fn with_description(mut self, description: &'a str) -> Self {
+        self.description = Some(JsonStr::from_text(description));
+        self
+    }
+
+    /// With a display title.
+    pub const fn with_title(mut self, title: &'a str) -> Self {
+        self.title = Some(JsonStr::from_text(title));
+        self
+    }
 }
 
 /// A prompt or prompt template the server offers.
@@ -70,6 +82,28 @@ impl<'a> Prompt<'a> {
             icons: None,
             meta: None,
         }
+    }
+
+    /// With a description.
+    ///
+    /// ```
+    /// use mcp_sansio::mcp::{Prompt, PromptArgument};
+    /// const ARGS: [PromptArgument<'static>; 1] = [PromptArgument::new("city", true).with_description("Where")];
+    /// const PROMPT: Prompt<'static> = Prompt::new("forecast", &ARGS).with_description("Plan the week").with_title("Forecast");
+    /// assert_eq!(
+    ///     serde_json::to_string(&PROMPT).unwrap(),
+    ///     r#"{"name":"forecast","title":"Forecast","description":"Plan the week","arguments":[{"name":"city","description":"Where","required":true}]}"#
+    /// );
+    /// ```
+    pub const fn with_description(mut self, description: &'a str) -> Self {
+        self.description = Some(JsonStr::from_text(description));
+        self
+    }
+
+    /// With a display title.
+    pub const fn with_title(mut self, title: &'a str) -> Self {
+        self.title = Some(JsonStr::from_text(title));
+        self
     }
 }
 

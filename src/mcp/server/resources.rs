@@ -210,9 +210,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for ResourceContents<'a> {
     /// `text` present: text; else `blob` present: blob; neither: an error.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = crate::mcp::seq::object(d)?;
-        if raw.get("text").is_some() {
+        if raw.contains_key("text") {
             raw.decode().map(Self::Text).map_err(D::Error::custom)
-        } else if raw.get("blob").is_some() {
+        } else if raw.contains_key("blob") {
             raw.decode().map(Self::Blob).map_err(D::Error::custom)
         } else {
             Err(D::Error::missing_field("text"))
