@@ -11,17 +11,17 @@ use std::time::{Duration, Instant as StdInstant};
 
 use mcp_sansio::adapters::stdio::{App, Mailbox, Sink, StdioLoop, WorkerPool};
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{CloseReason, Config, Endpoint, Event, SendError};
+use mcp_sansio::session::{CloseReason, Config, Endpoint, Event, PendingRequest, SendError};
 use mcp_sansio::time::Instant;
-use mcp_sansio::wire::{RawJson, RequestId};
+use mcp_sansio::wire::RawJson;
 
 struct Slow {
     pool: WorkerPool,
-    cancel: Vec<(RequestId, Arc<AtomicBool>)>,
+    cancel: Vec<(PendingRequest, Arc<AtomicBool>)>,
 }
 
 enum Done {
-    Finished(RequestId, bool),
+    Finished(PendingRequest, bool),
 }
 
 impl App<4, 4> for Slow {
@@ -30,7 +30,7 @@ impl App<4, 4> for Slow {
     fn on_event(&mut self, event: Event<'_>, mailbox: &Mailbox<Done>) {
         match event {
             Event::Request(req) if req.method == Method::ToolsCall => {
-                let id = req.id_owned();
+                let id = req.pending();
                 let flag = Arc::new(AtomicBool::new(false));
                 self.cancel.push((id.clone(), flag.clone()));
                 let mailbox = mailbox.clone();
@@ -49,9 +49,9 @@ impl App<4, 4> for Slow {
             Event::Request(mut req) => {
                 req.respond_empty().unwrap();
             }
-            Event::Cancelled { id, .. } => {
+            Event::Cancelled { request, .. } => {
                 for (rid, flag) in &self.cancel {
-                    if *rid == id {
+                    if *rid == request {
                         flag.store(true, Ordering::Relaxed);
                     }
                 }
@@ -63,7 +63,7 @@ impl App<4, 4> for Slow {
     fn on_message(&mut self, ep: &mut Endpoint<'_, 4, 4>, _now: Instant, message: Done) {
         let Done::Finished(id, cancelled) = message;
         let result = RawJson::parse(br#"{"content":[{"type":"text","text":"done"}]}"#).unwrap();
-        let outcome = ep.respond(id.as_ref(), &result);
+        let outcome = ep.respond(&id, &result);
         assert!(outcome.is_ok(), "{outcome:?} (cancelled: {cancelled})");
     }
 }
@@ -117,7 +117,7 @@ fn slow_work_does_not_block_ping_or_cancel_and_eof_ends_the_server() {
 /// full one is retried when the loop is idle), the rest with `{}`.
 struct Inline {
     result: Vec<u8>,
-    owed: VecDeque<RequestId>,
+    owed: VecDeque<PendingRequest>,
 }
 
 impl App<4, 64> for Inline {
@@ -126,7 +126,7 @@ impl App<4, 64> for Inline {
     fn on_event(&mut self, event: Event<'_>, _mailbox: &Mailbox<()>) {
         if let Event::Request(mut req) = event {
             if req.method == Method::ToolsCall {
-                self.owed.push_back(req.id_owned());
+                self.owed.push_back(req.pending());
             } else {
                 req.respond_empty().unwrap();
             }
@@ -138,7 +138,7 @@ impl App<4, 64> for Inline {
     fn on_idle(&mut self, ep: &mut Endpoint<'_, 4, 64>, _now: Instant) -> Option<Instant> {
         let result = RawJson::parse(&self.result).unwrap();
         while let Some(id) = self.owed.front() {
-            if let Err(SendError::TxFull { .. }) = ep.respond(id.as_ref(), &result) {
+            if let Err(SendError::TxFull { .. }) = ep.respond(id, &result) {
                 break;
             }
             self.owed.pop_front();

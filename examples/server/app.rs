@@ -806,20 +806,23 @@ impl ServerApp {
 
     fn execute(&mut self, ep: &mut ServerEndpoint<'_>, now: Instant, cmd: &Command) -> Result<(), SendError> {
         let outcome = match cmd {
-            Command::Respond { id, result } => {
-                let result = RawJson::parse(result).expect("valid JSON");
-                ep.respond(id.as_ref(), &result).map(drop)
-            }
-            Command::Fail { id, code, message, data } => match data {
-                Some(data) => {
-                    let data = RawJson::parse(data).expect("valid JSON");
-                    ep.respond_error_with_data(id.as_ref(), *code, message, &data).map(drop)
-                }
-                None => ep.respond_error(id.as_ref(), *code, message).map(drop),
+            // A request that is no longer live (cancelled, expired) needs no answer.
+            Command::Respond { id, result } => match ep.find_pending(id.as_ref()) {
+                Some(request) => ep.respond(&request, &RawJson::parse(result).expect("valid JSON")).map(drop),
+                None => Ok(()),
             },
-            Command::Progress { id, progress, total, message } => {
-                ep.send_progress(id.as_ref(), *progress, *total, message.as_deref())
-            }
+            Command::Fail { id, code, message, data } => match (ep.find_pending(id.as_ref()), data) {
+                (Some(request), Some(data)) => {
+                    let data = RawJson::parse(data).expect("valid JSON");
+                    ep.respond_error_with_data(&request, *code, message, &data).map(drop)
+                }
+                (Some(request), None) => ep.respond_error(&request, *code, message).map(drop),
+                (None, _) => Ok(()),
+            },
+            Command::Progress { id, progress, total, message } => match ep.find_pending(id.as_ref()) {
+                Some(request) => ep.send_progress(&request, *progress, *total, message.as_deref()).map(drop),
+                None => Ok(()),
+            },
             Command::Log { level, logger, text } => {
                 if self.log_level.is_some_and(|min| *level < min) {
                     return Ok(());
@@ -865,7 +868,9 @@ impl ServerApp {
                 if let SendError::TxFull { needed, .. } = e {
                     let message =
                         format!("Internal error: the answer ({needed} bytes) is larger than the transmit buffer");
-                    let _ = ep.respond_error(id.as_ref(), ErrorCode::INTERNAL_ERROR, &message);
+                    if let Some(request) = ep.find_pending(id.as_ref()) {
+                        let _ = ep.respond_error(&request, ErrorCode::INTERNAL_ERROR, &message);
+                    }
                 } else {
                     // Cancelled, answered already, or the session is over.
                     self.note(format_args!("answer to {id} dropped: {e}"));
@@ -906,9 +911,9 @@ impl App<OUT, IN> for ServerApp {
             }
             Event::TimedOut { id, .. } => self.answered(&id, Err("the client did not answer in time".into())),
             Event::Failed { id, reason, .. } => self.answered(&id, Err(reason.to_string())),
-            Event::Cancelled { id, .. } => {
-                self.note(format_args!("the client cancelled {id}"));
-                self.cancelled(id)
+            Event::Cancelled { request, .. } => {
+                self.note(format_args!("the client cancelled {request}"));
+                self.cancelled(request.id())
             }
             Event::Closed { reason } => {
                 self.note(format_args!("closed: {reason}"));

@@ -20,5 +20,8 @@
 
 mod line;
 pub mod sse;
+mod prefix;
 
+pub(crate) use line::LineState;
 pub use line::{LineError, LineFramer};
+pub(crate) use prefix::Prefix;

@@ -153,6 +153,17 @@ impl CapabilitySet {
         self.0 & (1 << cap as u32) != 0
     }
 
+    /// The set as bits, to store it (a session snapshot): each capability keeps its bit
+    /// across releases, new ones take new bits.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set stored with [`bits`](Self::bits); bits of no known capability are dropped.
+    pub const fn from_bits(bits: u32) -> Self {
+        CapabilitySet(bits & ((1 << (Capability::Extensions as u32 + 1)) - 1))
+    }
+
     /// The flags in a server's `capabilities` object. Unknown members are ignored; a
     /// boolean sub-flag counts only when `true`, an object sub-flag whenever present.
     pub fn from_server_json(caps: RawJson<'_>) -> Self {

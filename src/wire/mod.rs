@@ -23,6 +23,7 @@ mod envelope;
 mod find;
 mod id;
 mod lend;
+mod literal;
 mod navigate;
 mod number;
 mod raw;
@@ -45,6 +46,5 @@ pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanEr
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
-pub(crate) use encode::FrameView;
+pub(crate) use encode::{FrameView, Framing, JsonOut, TAG_HEADER, read_tag};
 pub(crate) use navigate::batch_element;
-pub(crate) use scan::StrSpan;

@@ -314,7 +314,7 @@ fn drain<A: App<OUT, IN>, const OUT: usize, const IN: usize>(
             happened |= !matches!(output, Output::Idle { .. });
             match output {
                 Output::Transmit(bytes) => {
-                    out.send(bytes)?;
+                    out.send(&bytes)?;
                     // Polled again whatever the output can take: only that tells the
                     // endpoint the bytes are gone, and frees its transmit buffer for the
                     // application (the next output cannot be this transmit's bytes).
