@@ -19,8 +19,8 @@
 //! newline cannot exhaust it.
 
 mod line;
-pub mod sse;
 mod prefix;
+pub mod sse;
 
 pub(crate) use line::LineState;
 pub use line::{LineError, LineFramer};

@@ -132,7 +132,8 @@ impl CapabilitySet {
     }
 
     /// The flags as a bit mask (bit `n` is the capability with discriminant `n`), for
-    /// compact storage such as a signed HTTP session id.
+    /// compact storage: a session snapshot, a signed HTTP session id. Each capability keeps
+    /// its bit across releases; new ones take new bits.
     pub const fn bits(self) -> u32 {
         self.0
     }
@@ -151,17 +152,6 @@ impl CapabilitySet {
     /// Whether `cap` is in the set.
     pub const fn contains(self, cap: Capability) -> bool {
         self.0 & (1 << cap as u32) != 0
-    }
-
-    /// The set as bits, to store it (a session snapshot): each capability keeps its bit
-    /// across releases, new ones take new bits.
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-
-    /// The set stored with [`bits`](Self::bits); bits of no known capability are dropped.
-    pub const fn from_bits(bits: u32) -> Self {
-        CapabilitySet(bits & ((1 << (Capability::Extensions as u32 + 1)) - 1))
     }
 
     /// The flags in a server's `capabilities` object. Unknown members are ignored; a
