@@ -175,6 +175,7 @@ mod drain;
 mod event;
 mod exchange;
 mod input;
+mod link;
 mod outgoing;
 mod request;
 mod state;
@@ -189,6 +190,7 @@ pub use event::{
     Event, Expiry, Failure, HttpMisbehavior, LostReason, Output, Received, RetryError, SendError, TokenError, Transport,
 };
 pub use exchange::{ExchangeId, ExchangeKind, HttpMethod};
+pub use link::{Link, Step};
 pub use request::{HttpRequest, MAX_REQUEST_HEADERS};
 pub use state::HttpClient;
 pub use url::{Url, UrlError};
