@@ -20,6 +20,87 @@
 //!   not when it refused it (a status, no credentials);
 //! * when the session closes, the client closes too (its `DELETE`).
 
+//!
+//! A whole client session on a virtual clock, with a scripted server standing in for
+//! the network (a real adapter hands each request to its HTTP stack and feeds back what
+//! comes): the handshake, then a tool call answered as an event stream.
+//!
+//! ```
+//! use mcp_sansio::http::client::{ClientConfig, ExchangeId, HttpClient, Link, Step};
+//! use mcp_sansio::session::{Config, Endpoint, Event, OutputMode, RequestOptions};
+//! use mcp_sansio::wire::RawJson;
+//! use mcp_sansio::{Instant, Role};
+//!
+//! let info = RawJson::parse(br#"{"name":"example-client","version":"1.0.0"}"#).unwrap();
+//! let config = Config::new(Role::Client, info).output(OutputMode::Messages);
+//! let (mut rx, mut tx) = ([0u8; 4096], [0u8; 4096]);
+//! let mut endpoint: Endpoint = Endpoint::new(config, &mut rx, &mut tx, Instant::ZERO).unwrap();
+//! let http_config = ClientConfig::new("http://127.0.0.1:3000/mcp").unwrap().standalone_stream(false);
+//! let mut storage = vec![0u8; http_config.storage_len(4, 4096)];
+//! let mut http: HttpClient = HttpClient::new(http_config, &mut storage).unwrap();
+//! let mut link = Link::new();
+//!
+//! // The scripted server: (status, content type, body) for each POST, by method.
+//! fn serve(body: &str) -> (u16, &'static str, String) {
+//!     if body.contains(r#""method":"initialize""#) {
+//!         (200, "application/json", r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#.into())
+//!     } else if body.contains(r#""method":"tools/call""#) {
+//!         (200, "text/event-stream", "id: 7-1-0\nretry: 1000\ndata: \n\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n".into())
+//!     } else {
+//!         (202, "", String::new())
+//!     }
+//! }
+//!
+//! /// The drain: every step, until idle.
+//! fn drain(
+//!     link: &mut Link,
+//!     endpoint: &mut Endpoint<'_>,
+//!     http: &mut HttpClient<'_>,
+//!     network: &mut Vec<(ExchangeId, (u16, &'static str, String))>,
+//!     answered: &mut bool,
+//! ) {
+//!     let now = Instant::ZERO; // a real loop passes its clock's time
+//!     loop {
+//!         match link.poll(now, endpoint, http) {
+//!             Step::Request(req) => {
+//!                 let body = String::from_utf8(req.body.to_vec()).unwrap();
+//!                 network.push((req.exchange, serve(&body)));
+//!             }
+//!             Step::Abort(x) => network.retain(|(e, _)| *e != x),
+//!             Step::Session(Event::Ready { .. }) => {
+//!                 let params = RawJson::parse(br#"{"name":"echo","arguments":{}}"#).unwrap();
+//!                 endpoint.send_request(now, "tools/call", Some(&params), RequestOptions::default()).unwrap();
+//!             }
+//!             Step::Session(Event::Response { .. }) => *answered = true,
+//!             Step::Session(_) | Step::Transport(_) => {}
+//!             Step::Unsent(e) => panic!("{e}"),
+//!             Step::Idle { .. } => return,
+//!         }
+//!     }
+//! }
+//!
+//! let now = Instant::ZERO;
+//! let mut network = Vec::new();
+//! let mut answered = false;
+//! drain(&mut link, &mut endpoint, &mut http, &mut network, &mut answered);
+//! // Then one input at a time (a real loop waits for the network or `next_timeout`).
+//! while let Some((x, (status, content_type, body))) = network.pop() {
+//!     let headers = [("Content-Type", content_type.as_bytes()), ("Mcp-Session-Id", &b"4f1c"[..])];
+//!     http.handle_response(now, x, status, headers.iter().copied().filter(|(_, v)| !v.is_empty()));
+//!     drain(&mut link, &mut endpoint, &mut http, &mut network, &mut answered);
+//!     let mut rest = body.as_bytes();
+//!     while !rest.is_empty() {
+//!         let n = http.handle_body(now, x, rest);
+//!         rest = &rest[n..];
+//!         drain(&mut link, &mut endpoint, &mut http, &mut network, &mut answered);
+//!     }
+//!     http.handle_end(now, x);
+//!     drain(&mut link, &mut endpoint, &mut http, &mut network, &mut answered);
+//! }
+//! assert!(answered);
+//! assert_eq!(http.session_id(), Some("4f1c"));
+//! ```
+
 use crate::session::{Endpoint, Event as SessionEvent, Output as SessionOutput};
 use crate::time::Instant;
 use crate::wire::RequestId;

@@ -49,7 +49,12 @@
 //!
 //! ## Driving it
 //!
-//! The same drain rule as the session's: after each input (`handle_*`) or command,
+//! With a session, [`Link`] does the moving between the two: it POSTs what the
+//! `Endpoint` (client role, `OutputMode::Messages`) transmits, feeds it what the server
+//! sends, and hands the caller the HTTP requests to make and both sides' events from one
+//! poll (see its documentation for a whole session as a doctest). Underneath, and for an
+//! adapter that wants the parts itself, the client's own loop keeps the same drain rule
+//! as the session's: after each input (`handle_*`) or command,
 //! call [`poll_output`](HttpClient::poll_output) until it returns [`Output::Idle`]:
 //!
 //! * [`Output::Request`]: start the request (copy what the HTTP stack needs: the parts
@@ -159,6 +164,7 @@
 //! | file | job |
 //! |---|---|
 //! | `state.rs` | [`HttpClient`]: state, commands, getters |
+//! | `link.rs` | [`Link`]: an `Endpoint` and the client driven as one |
 //! | `input.rs` | response heads, bodies, ends, failures, time |
 //! | `drain.rs` | `poll_output`: what goes out next |
 //! | `decide.rs` | what a response head means, reconnection delays (pure, table-tested) |
