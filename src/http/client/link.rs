@@ -195,10 +195,10 @@ impl Link {
             }
             let _ = endpoint.cancel(now, &id, Some("the HTTP exchange carrying it failed"));
         }
-        if let Some(kind) = self.blocked {
-            if http.place(kind, 0).is_ok() {
-                self.blocked = None;
-            }
+        if let Some(kind) = self.blocked
+            && http.place(kind, 0).is_ok()
+        {
+            self.blocked = None;
         }
         // The HTTP side first, as far as it goes without the caller.
         loop {
@@ -244,12 +244,13 @@ impl Link {
                     return idle(http);
                 }
                 let out = classify(message);
-                if let (Some(o), Some(s)) = (&out, &self.suppress) {
-                    if o.kind == OutKind::Cancelled && o.cancels.as_ref() == Some(s) {
-                        // Counts as written: the server never took the request.
-                        self.suppress = None;
-                        return Step::Idle { next_timeout: Some(now) };
-                    }
+                if let (Some(o), Some(s)) = (&out, &self.suppress)
+                    && o.kind == OutKind::Cancelled
+                    && o.cancels.as_ref() == Some(s)
+                {
+                    // Counts as written: the server never took the request.
+                    self.suppress = None;
+                    return Step::Idle { next_timeout: Some(now) };
                 }
                 match http.send_message(now, message) {
                     Ok(_) => {
@@ -321,11 +322,7 @@ impl<const X: usize> HttpClient<'_, X> {
     /// The request id of a slot whose loss is being reported.
     pub(crate) fn lost_request(&self, slot: usize) -> Option<RequestId> {
         let s = self.slots.get(slot)?;
-        if s.kind == ExchangeKind::Post || s.kind == ExchangeKind::LegacyPost || s.kind == ExchangeKind::Resume {
-            if s.out.expects_response() {
-                return s.request.clone();
-            }
-        }
-        None
+        let carries = matches!(s.kind, ExchangeKind::Post | ExchangeKind::LegacyPost | ExchangeKind::Resume);
+        if carries && s.out.expects_response() { s.request.clone() } else { None }
     }
 }
