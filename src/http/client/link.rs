@@ -132,7 +132,10 @@ pub enum Step<'s> {
     /// them cancelled in the session.
     Unsent(SendError),
     /// Nothing to do until the next HTTP input, a command, or `next_timeout` (then call
-    /// [`Link::handle_timeout`]).
+    /// [`Link::handle_timeout`] and poll again). `next_timeout` may be the current time:
+    /// the link stopped after a message it had to drop (the old session's, after
+    /// expiry or close) and looks again at once, as any loop that honours the deadline
+    /// does.
     Idle {
         /// The earliest deadline of the two sides.
         next_timeout: Option<Instant>,
