@@ -83,6 +83,9 @@ pub struct Server {
     pub log: ServerLog,
 }
 
+/// A request the client made: its kind, method and headers.
+pub type Made = (ExchangeKind, HttpMethod, Vec<(String, String)>);
+
 /// A response part on its way to the client.
 enum Part {
     Head(u16, Vec<(String, Vec<u8>)>),
@@ -105,7 +108,7 @@ pub struct Pair {
     /// Exchanges refused for credentials.
     pub auth: Vec<ExchangeId>,
     /// Every request the client made: (kind, method, headers).
-    pub requests: Vec<(ExchangeKind, HttpMethod, Vec<(String, String)>)>,
+    pub requests: Vec<Made>,
     pub responses: Vec<(String, String)>,
     /// Drop the connection of the next POST response stream after this many bytes.
     pub cut_next_stream_after: Option<usize>,
@@ -318,10 +321,10 @@ impl Pair {
     }
 
     fn server_connection_closed(&mut self, x: u32) {
-        if let Some(h) = self.server.conns.remove(&x) {
-            if let Some(s) = self.server.table.get_mut(h) {
-                s.streams.connection_closed(x);
-            }
+        if let Some(h) = self.server.conns.remove(&x)
+            && let Some(s) = self.server.table.get_mut(h)
+        {
+            s.streams.connection_closed(x);
         }
     }
 
@@ -427,14 +430,14 @@ impl Pair {
                     },
                 };
                 let s = self.server.table.get_mut(handle).unwrap();
-                if c.kind == RequestKind::Post && !matches!(parsed, PostBody::Initialize { .. }) {
-                    if let Some(v) = s.version {
-                        if let Err(bad) = check_session_version(c.protocol_version, v) {
-                            refuse(Refusal::BadRequest(bad), Some(v), &mut out, &mut buf);
-                            self.net.insert(key, (x, out));
-                            return;
-                        }
-                    }
+                if c.kind == RequestKind::Post
+                    && !matches!(parsed, PostBody::Initialize { .. })
+                    && let Some(v) = s.version
+                    && let Err(bad) = check_session_version(c.protocol_version, v)
+                {
+                    refuse(Refusal::BadRequest(bad), Some(v), &mut out, &mut buf);
+                    self.net.insert(key, (x, out));
+                    return;
                 }
                 match (parsed, c.kind) {
                     (PostBody::Initialize { .. } | PostBody::Requests { .. }, RequestKind::Post) => {
@@ -678,10 +681,7 @@ impl Pair {
         let mut progress = false;
         let keys: Vec<u32> = self.net.keys().copied().collect();
         for key in keys {
-            loop {
-                let Some((x, q)) = self.net.get_mut(&key) else { break };
-                let x = *x;
-                let Some(part) = q.pop_front() else { break };
+            while let Some((x, part)) = self.net.get_mut(&key).and_then(|(x, q)| Some((*x, q.pop_front()?))) {
                 progress = true;
                 match part {
                     Part::Head(status, headers) => {
