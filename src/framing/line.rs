@@ -197,8 +197,9 @@ pub(crate) struct LineState {
     peeked: Option<(Range<usize>, usize)>,
     /// What the first bytes of the line being skipped (or just reported too long) showed.
     oversized: Option<Prefix>,
-    /// The line `consume_line` just released, with where the head was, for `keep_line`.
-    kept: Option<(Range<usize>, usize, usize)>,
+    /// The line `consume_line` just released (its range, and the length of its
+    /// terminator: 1 or 2 bytes), for `keep_line`.
+    kept: Option<(usize, usize, u8)>,
 }
 
 impl LineState {
@@ -439,7 +440,8 @@ impl LineState {
     /// readable in the buffer until the next `spare`, `feed` or `commit`.
     pub(crate) fn consume_line(&mut self) {
         if let Some((range, next)) = self.peeked.take() {
-            self.kept = Some((range, next, self.head));
+            // A peeked line starts at the head, so that is all `keep_line` needs.
+            self.kept = Some((range.start, range.end, (next - range.end) as u8));
             self.head = next;
             self.scanned = self.scanned.max(next);
         }
@@ -449,9 +451,9 @@ impl LineState {
     /// [`peek_line`](Self::peek_line) returns it again. (The session releases a line
     /// before handling it and keeps it when it must be handled again.)
     pub(crate) fn keep_line(&mut self) {
-        if let Some((range, next, head)) = self.kept.take() {
-            self.head = head;
-            self.peeked = Some((range, next));
+        if let Some((start, end, terminator)) = self.kept.take() {
+            self.head = start;
+            self.peeked = Some((start..end, end + usize::from(terminator)));
         }
     }
 

@@ -72,10 +72,10 @@ pub enum State {
 ///
 /// | | thumbv7em (32-bit) | x86_64 |
 /// |---|---|---|
-/// | the endpoint without slots (`OUT = IN = 0`) | 792 B | 1088 B |
+/// | the endpoint without slots (`OUT = IN = 0`) | 816 B | 1144 B |
 /// | each `OUT` slot (a request of ours in flight) | 112 B | 120 B |
 /// | each `IN` slot (a request of the peer's being worked on) | 224 B | 248 B |
-/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2136 B / 3480 B | 2560 B / 4032 B |
+/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2160 B / 3504 B | 2616 B / 4088 B |
 ///
 /// The buffers:
 /// * receive: at least [`MIN_RX_BUFFER`] (256) bytes; the longest message it reads is

@@ -34,7 +34,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         let closed = !self.life.reads_input() && !self.rx.is_closed();
         let version = self.life.version();
         let origin = self.inb.origin(slot);
-        Responder { tx: self.tx.to(origin), table: self.inb.table(), slot, serial, origin, closed, version }
+        let slot = slot.map_or(NO_SLOT, |s| s as u32);
+        Responder { tx: self.tx.to(origin), table: self.inb.table(), slot, serial, closed, version }
     }
 }
 
@@ -42,9 +43,11 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 pub(crate) struct Responder<'e> {
     tx: FrameView<'e>,
     table: Table<'e>,
-    slot: Option<usize>,
+    /// The request's slot, [`NO_SLOT`] if it is not live. (Kept small: a request handle
+    /// is copied around inside every `Event::Request`, and up to 128 bytes the copies
+    /// stay inline.)
+    slot: u32,
     serial: u64,
-    origin: Option<super::transmit::Origin>,
     /// Whether the session was shut down (then nothing more is sent).
     closed: bool,
     version: Option<ProtocolVersion>,
@@ -59,9 +62,16 @@ fn not_live(fate: Fate) -> Result<Responded, SendError> {
     }
 }
 
+/// [`Responder::slot`] for a request that is not live.
+const NO_SLOT: u32 = u32::MAX;
+
 impl<'e> Responder<'e> {
     pub fn serial(&self) -> u64 {
         self.serial
+    }
+
+    fn slot(&self) -> Option<usize> {
+        (self.slot != NO_SLOT).then_some(self.slot as usize)
     }
 
     /// The live entry with the transmit view beside it, or what the answer gets instead.
@@ -70,7 +80,7 @@ impl<'e> Responder<'e> {
             return Err(Err(SendError::Closed));
         }
         let fate = self.table.fate(self.serial);
-        match self.table.live(self.slot, self.serial) {
+        match self.table.live(self.slot(), self.serial) {
             Some(entry) => Ok((entry, &mut self.tx)),
             None => Err(not_live(fate)),
         }
@@ -97,7 +107,7 @@ impl<'e> Responder<'e> {
             }
             Err(e) => return Err(e.into()),
         };
-        if let Some(slot) = self.slot {
+        if let Some(slot) = self.slot() {
             self.table.end(slot, answered);
         }
         result
@@ -174,7 +184,8 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// worker, say), and to recognise it in a [`Cancelled`](super::Event::Cancelled) or
     /// [`Expired`](super::Event::Expired) event.
     pub fn pending(&self) -> PendingRequest {
-        PendingRequest::new(self.id_owned(), self.responder.serial(), self.responder.origin)
+        let origin = self.responder.tx.tag().map(super::transmit::Origin);
+        PendingRequest::new(self.id_owned(), self.responder.serial(), origin)
     }
 
     /// Answers with `result` (which must serialize to a JSON object). See
@@ -216,7 +227,7 @@ impl<'e> crate::session::IncomingRequest<'e> {
 
     /// Whether the request asked for progress notifications.
     pub fn wants_progress(&self) -> bool {
-        let (slot, serial) = (self.responder.slot, self.responder.serial);
+        let (slot, serial) = (self.responder.slot(), self.responder.serial);
         self.responder.table.get(slot, serial).is_some_and(|e| e.token.is_some())
     }
 

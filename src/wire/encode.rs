@@ -312,13 +312,20 @@ pub(crate) struct FrameView<'w> {
     buf: &'w mut [u8],
     len: &'w mut usize,
     framing: Framing,
-    tag: Option<u32>,
+    /// The tag, unpacked so that a view stays small (it sits in every request handle).
+    tagged: bool,
+    tag: u32,
 }
 
 impl<'w> FrameView<'w> {
     /// Appends to `buf[..*len]`.
     pub(crate) fn new(buf: &'w mut [u8], len: &'w mut usize, framing: Framing, tag: Option<u32>) -> Self {
-        Self { buf, len, framing, tag }
+        Self { buf, len, framing, tagged: tag.is_some(), tag: tag.unwrap_or(0) }
+    }
+
+    /// The tag frames carry.
+    pub(crate) fn tag(&self) -> Option<u32> {
+        self.tagged.then_some(self.tag)
     }
 
     /// The buffer's size.
@@ -351,8 +358,8 @@ impl<'w> FrameView<'w> {
         if self.framing == Framing::Tagged {
             let h = &mut self.buf[start..start + TAG_HEADER];
             h[..4].copy_from_slice(&((end - start - TAG_HEADER) as u32).to_le_bytes());
-            h[4] = u8::from(self.tag.is_some());
-            h[5..].copy_from_slice(&self.tag.unwrap_or(0).to_le_bytes());
+            h[4] = u8::from(self.tagged);
+            h[5..].copy_from_slice(&self.tag.to_le_bytes());
         }
         *self.len = end;
     }
