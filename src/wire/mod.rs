@@ -50,3 +50,20 @@ pub(crate) use encode::{
     Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, may_have_member, measure, measure_with, read_tag,
 };
 pub(crate) use navigate::batch_element;
+
+/// Compact JSON of `value` in a new vector: how the std adapters keep a message that
+/// must wait (the same bytes the endpoint's encoder writes).
+#[cfg(feature = "alloc")]
+pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
+    let mut buf = alloc::vec![0u8; 256];
+    loop {
+        let mut out = ser::Out::new(&mut buf);
+        ser::to_out(&mut out, value)?;
+        if let Some(n) = out.written().map(<[u8]>::len) {
+            buf.truncate(n);
+            return Ok(buf);
+        }
+        let needed = out.len();
+        buf.resize(needed, 0);
+    }
+}
