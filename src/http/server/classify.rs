@@ -135,7 +135,7 @@ pub fn classify<'r, H: Headers + ?Sized>(
         None => None,
         Some(v) => {
             let v = protocol_version(v).map_err(|_| Refusal::BadRequest(BadRequest::UnknownProtocolVersion))?;
-            if !config.versions.contains(v) || !v.has_handshake() {
+            if !config.versions.contains(v) {
                 return Err(Refusal::BadRequest(BadRequest::UnsupportedProtocolVersion));
             }
             Some(v)

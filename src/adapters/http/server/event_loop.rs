@@ -29,7 +29,8 @@ use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal, RequestHead,
     RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_session_version, classify, classify_body, empty_response, ok_head,
+    check_modern_headers, check_session_version, classify, classify_body, empty_response, is_modern_post,
+    modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -66,6 +67,9 @@ impl Stopper {
     }
 }
 
+/// The standard headers of a 2026-07-28 POST, kept from the head for the body's check.
+const MODERN_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
+
 /// Headers as `httparse` parsed them, for the core.
 struct H1<'h, 'b>(&'h [httparse::Header<'b>]);
 
@@ -77,6 +81,14 @@ impl crate::http::server::Headers for H1<'_, '_> {
 
 /// The Streamable HTTP (`/mcp`) and legacy HTTP+SSE (`/sse`) server over TCP, for one
 /// [`Handler`] serving every session (see the [module docs](super)).
+///
+/// Both eras at once: an `initialize` POST opens a handshake session (its id in
+/// `Mcp-Session-Id`); a 2026-07-28 POST (no session id, the version in its `_meta` or
+/// its `MCP-Protocol-Version`) has its standard headers checked against the body (400,
+/// -32020) and is served on its own by a session that lives as long as its exchange: no
+/// session id, no event ids, its refusals with their status (400; 404 for -32601), and
+/// the client closing the stream cancels it (a listen stream ends so). The handler sees
+/// each such POST as a session of its own ([`Handler::on_session_end`] when it ends).
 ///
 /// `OUT` and `IN` size each session's endpoint: requests of ours in flight (sampling,
 /// elicitation), and the client's requests worked on at once (more are held).
@@ -574,6 +586,15 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         last_event_id: c.last_event_id.map(str::to_string),
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
+                        modern_headers: MODERN_HEADERS
+                            .iter()
+                            .flat_map(|name| {
+                                let headers = &headers;
+                                (0..).map_while(move |n| {
+                                    crate::http::server::Headers::value(headers, name, n).map(|v| (*name, v.to_vec()))
+                                })
+                            })
+                            .collect(),
                     },
                     c.content_length,
                     parsed,
@@ -676,6 +697,21 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                             return;
                         }
                     },
+                    (None, _) if is_modern_post(req.version, &body) => {
+                        let headers: Vec<(&str, &[u8])> =
+                            req.modern_headers.iter().map(|(n, v)| (*n, v.as_slice())).collect();
+                        if let Err(b) = check_modern_headers(&headers[..], &body) {
+                            self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
+                            return;
+                        }
+                        match self.open_stateless(now) {
+                            Ok(h) => h,
+                            Err(()) => {
+                                self.refuse(i, Refusal::Busy, Some(ProtocolVersion::V2026_07_28), false);
+                                return;
+                            }
+                        }
+                    }
                     (None, _) => {
                         self.refuse(
                             i,
@@ -691,6 +727,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     PostBody::Requests { count } => count,
                     PostBody::NoRequests => 0,
                 };
+                let stateless = self.hub.table.get(h).is_some_and(|s| s.stateless);
                 if requests == 0 {
                     // Notifications and responses: 202 once the session took them.
                     self.feed(i, h, None, body, true);
@@ -700,7 +737,9 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 let Some(a) = self.hub.awake_mut(h) else { return };
                 match a.streams.open_post(now, exchange, requests) {
                     Ok(origin) => {
-                        self.start_exchange(i, h, exchange, &req, false);
+                        // A stateless POST's session is its exchange, as a legacy one's
+                        // is its stream.
+                        self.start_exchange(i, h, exchange, &req, stateless);
                         self.feed(i, h, Some(origin), body, false);
                     }
                     Err(_) => {
@@ -803,6 +842,20 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     fn open_streamable(&mut self, now: Instant, body: &[u8]) -> Result<SessionHandle, ()> {
         let signed = self.hub.signed_id(body);
         self.hub.open(now, false, "", signed)
+    }
+
+    /// A session for one 2026-07-28 POST: its endpoint serves the request statelessly
+    /// (the `_meta` decides), and it ends with the exchange.
+    fn open_stateless(&mut self, now: Instant) -> Result<SessionHandle, ()> {
+        let h = self.hub.open(now, false, "", None)?;
+        if let Some(s) = self.hub.table.get_mut(h) {
+            s.stateless = true;
+            if let Life::Awake(a) = &mut s.life {
+                a.streams.set_version(ProtocolVersion::V2026_07_28);
+                a.streams.prefer_json();
+            }
+        }
+        Ok(h)
     }
 
     fn new_exchange(&mut self) -> u32 {
@@ -952,6 +1005,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         let now = self.now;
         let Some(session) = self.hub.table.get_mut(h) else { return };
         let tag = session.tag;
+        let stateless = session.stateless;
         let Life::Awake(a) = &mut session.life else { return };
         let mut accepted: Vec<u32> = Vec::new();
         let mut end = false;
@@ -1004,6 +1058,9 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         let p = Prefix::scan(t.bytes());
                         p.answer && !p.method
                     };
+                    if response && stateless {
+                        a.status = a.status.or(modern_error_status(t.bytes()));
+                    }
                     let pushed = a.streams.push(now, origin, t.bytes(), response);
                     if let Err(crate::http::server::PushError::Backpressure) = pushed {
                         a.endpoint.sent(0);
@@ -1087,7 +1144,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// What a session's streams have for the connections: heads, bytes, ends.
     fn drain_streams(&mut self, h: SessionHandle) {
         let id = self.hub.table.id(h);
-        let legacy = self.hub.table.get(h).is_some_and(|s| s.legacy);
+        // No session id on a legacy stream's or a stateless POST's responses.
+        let legacy = self.hub.table.get(h).is_some_and(|s| s.legacy || s.stateless);
         loop {
             let Some(a) = self.hub.awake_mut(h) else { return };
             let Some(out) = a.streams.poll() else { return };
@@ -1095,8 +1153,12 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 StreamOutput::Head { exchange, kind } => {
                     let Some(&ci) = self.exchanges.get(&exchange) else { continue };
                     let sid = if legacy { None } else { id.as_ref().map(SessionId::as_str) };
+                    let refused = self.hub.awake_mut(h).and_then(|a| a.status);
                     let Ok(r) = ok_head(kind, sid, &mut self.scratch) else { continue };
-                    let (status, fields) = (r.status, r.field_lines().to_vec());
+                    let (mut status, fields) = (r.status, r.field_lines().to_vec());
+                    if let (Some(s), BodyKind::Json { .. }) = (refused, kind) {
+                        status = s;
+                    }
                     let Some(c) = self.conns.get_mut(ci).and_then(Option::as_mut) else { continue };
                     let Phase::Exchange(x) = &mut c.phase else { continue };
                     let framing = match kind {
@@ -1200,6 +1262,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         let Some(s) = self.hub.table.get_mut(h) else { return };
         let Life::Awake(a) = &s.life else { return };
         let idle = !s.legacy
+            && !s.stateless
             && a.streams.is_idle()
             && a.outbox.is_empty()
             && a.feeds.is_empty()

@@ -82,6 +82,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             tickets: Tickets::default(),
             feeds: Default::default(),
             stalled: false,
+            status: None,
         }))
     }
 
@@ -103,6 +104,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         let session = Session {
             tag,
             legacy,
+            stateless: false,
             life: Life::Awake(awake),
             version: None,
             caps: CapabilitySet::EMPTY,
@@ -145,6 +147,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         let session = Session {
             tag,
             legacy: false,
+            stateless: false,
             life: Life::Awake(awake),
             version: Some(ticket.version),
             caps: ticket.client_capabilities,
@@ -191,7 +194,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     /// Puts an idle session away, if it is idle; returns whether it went.
     pub fn sleep(&mut self, h: SessionHandle) -> bool {
         let Some(s) = self.table.get_mut(h) else { return false };
-        if s.legacy {
+        if s.legacy || s.stateless {
             return false;
         }
         let Life::Awake(a) = &s.life else { return false };

@@ -1,0 +1,161 @@
+//! The 2026-07-28 rules over Streamable HTTP (issue 10), against a real
+//! `examples/server --http` process: POSTs with no session id served statelessly beside
+//! a handshake session of the same process, the standard headers checked against the
+//! body (400 with -32020), refusals with their status (400 for -32602 about `_meta`,
+//! -32021, -32022; 404 for -32601), no session ids and no event ids, and a listen stream
+//! that carries the change notifications other POSTs cause until the client closes it.
+
+// (Shared with http_hostile, which uses more of it.)
+#[allow(dead_code)]
+#[path = "http_hostile/support.rs"]
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{Resp, Server, open_session, ping, post};
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"http-modern","version":"1"}}"#;
+
+fn request(id: u32, method: &str, params: &str) -> String {
+    let sep = if params.is_empty() { "" } else { "," };
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params}{sep}{META}}}}}"#)
+}
+
+/// The standard headers of a modern POST for `method` (and `Mcp-Name` when given).
+fn headers(method: &str, name: Option<&str>) -> String {
+    let mut h = format!("MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n");
+    if let Some(n) = name {
+        h.push_str(&format!("Mcp-Name: {n}\r\n"));
+    }
+    h
+}
+
+fn modern(server: &Server, body: &str, extra: &str) -> Resp {
+    let mut raw = server.connect();
+    post(&mut raw, server, None, body, extra).expect("an answer")
+}
+
+fn code(r: &Resp) -> Option<i64> {
+    r.json().and_then(|v| v["error"]["code"].as_i64())
+}
+
+#[test]
+fn stateless_posts_are_served_beside_a_handshake_session() {
+    let server = Server::start();
+    // A handshake session first, kept open across the stateless requests.
+    let mut legacy = server.connect();
+    let session = open_session(&mut legacy, &server).expect("initialize");
+
+    let r = modern(&server, &request(1, "server/discover", ""), &headers("server/discover", None));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("mcp-session-id"), None, "no session ids in 2026-07-28");
+    let v = r.json().unwrap();
+    assert!(v["result"]["supportedVersions"].as_array().unwrap().iter().any(|s| s == "2026-07-28"), "{v}");
+    assert_eq!(v["result"]["resultType"], "complete");
+
+    let call = request(2, "tools/call", r#""name":"test_simple_text","arguments":{}"#);
+    let r = modern(&server, &call, &headers("tools/call", Some("test_simple_text")));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("mcp-session-id"), None);
+    assert!(!r.text().contains("id: "), "no event ids: {}", r.text());
+    let v = r.json().unwrap();
+    assert_eq!(v["id"], 2);
+    assert_eq!(v["result"]["resultType"], "complete");
+    assert_eq!(v["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-sansio-example-server");
+
+    // The same id from another "client": every POST is on its own.
+    let r = modern(&server, &call, &headers("tools/call", Some("test_simple_text")));
+    assert_eq!(r.json().unwrap()["id"], 2);
+
+    // The handshake session is still served, by its id.
+    let r = ping(&mut legacy, &server, &session, 9).unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json().unwrap()["result"], Value::Object(Default::default()));
+}
+
+#[test]
+fn missing_or_different_headers_get_400_with_header_mismatch() {
+    let server = Server::start();
+    let call = request(1, "tools/call", r#""name":"test_simple_text","arguments":{}"#);
+    let cases = [
+        ("Mcp-Method: tools/call\r\nMcp-Name: test_simple_text\r\n".to_string(), "MCP-Protocol-Version missing"),
+        ("MCP-Protocol-Version: 2026-07-28\r\nMcp-Name: test_simple_text\r\n".to_string(), "Mcp-Method missing"),
+        (headers("tools/list", Some("test_simple_text")), "Mcp-Method different"),
+        (headers("tools/call", None), "Mcp-Name missing"),
+        (headers("tools/call", Some("test_image_content")), "Mcp-Name different"),
+    ];
+    for (extra, what) in cases {
+        let r = modern(&server, &call, &extra);
+        assert_eq!((r.status, code(&r)), (400, Some(-32020)), "{what}: {}", r.text());
+    }
+    // Optional whitespace and the base64 sentinel are read as the value.
+    let r = modern(&server, &call, &headers("tools/call", Some("  test_simple_text ")));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = modern(&server, &call, &headers("tools/call", Some("=?base64?dGVzdF9zaW1wbGVfdGV4dA==?=")));
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+#[test]
+fn refusals_carry_their_status() {
+    let server = Server::start();
+    let no_caps = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let r = modern(&server, no_caps, &headers("tools/list", None));
+    assert_eq!((r.status, code(&r)), (400, Some(-32602)), "{}", r.text());
+
+    let unknown = request(2, "nope/nothing", "");
+    let r = modern(&server, &unknown, &headers("nope/nothing", None));
+    assert_eq!((r.status, code(&r)), (404, Some(-32601)), "{}", r.text());
+    // Methods of the handshake era are unknown in this one.
+    let r = modern(&server, &request(3, "ping", ""), &headers("ping", None));
+    assert_eq!((r.status, code(&r)), (404, Some(-32601)), "{}", r.text());
+
+    let future = request(4, "tools/list", "").replace("2026-07-28", "2099-01-01");
+    let r = modern(&server, &future, &headers("tools/list", None).replace("2026-07-28", "2099-01-01"));
+    // The header names no published version: the transport refuses it first.
+    assert_eq!(r.status, 400, "{}", r.text());
+
+    // An application error is an ordinary answer.
+    let call = request(5, "tools/call", r#""name":"no_such_tool","arguments":{}"#);
+    let r = modern(&server, &call, &headers("tools/call", Some("no_such_tool")));
+    assert_eq!((r.status, code(&r)), (200, Some(-32602)), "{}", r.text());
+}
+
+#[test]
+fn a_listen_stream_carries_notifications_until_the_client_closes_it() {
+    let server = Server::start();
+    let listen = request(7, "subscriptions/listen", r#""notifications":{"toolsListChanged":true}"#);
+    let mut raw = server.connect();
+    raw.send(
+        format!("{}{listen}", support::post_head(&server, None, listen.len(), &headers("subscriptions/listen", None)))
+            .as_bytes(),
+    )
+    .unwrap();
+    raw.stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let head = raw.response().unwrap();
+    assert_eq!(head.status, 200);
+    assert!(head.streaming, "a listen stream is an SSE stream");
+    assert_eq!(head.header("mcp-session-id"), None);
+
+    let call = request(8, "tools/call", r#""name":"toggle_extra_tool","arguments":{}"#);
+    let r = modern(&server, &call, &headers("tools/call", Some("toggle_extra_tool")));
+    assert_eq!(r.status, 200, "{}", r.text());
+
+    // The acknowledgement first, then the change, both tagged with the stream's id.
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while !seen.contains("notifications/tools/list_changed") {
+        use std::io::Read;
+        let n = raw.stream.read(&mut buf).expect("the stream stays open");
+        assert!(n > 0, "the stream ended early: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let ack = seen.find("notifications/subscriptions/acknowledged").expect("acknowledged");
+    assert!(ack < seen.find("notifications/tools/list_changed").unwrap(), "{seen}");
+    assert_eq!(seen.matches(r#""io.modelcontextprotocol/subscriptionId":7"#).count(), 2, "{seen}");
+    assert!(!seen.contains("id: "), "no event ids: {seen}");
+    // Closing the stream ends it (the server's cancellation); the server goes on.
+    drop(raw);
+    let r = modern(&server, &call, &headers("tools/call", Some("toggle_extra_tool")));
+    assert_eq!(r.status, 200, "{}", r.text());
+}
