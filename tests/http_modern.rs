@@ -112,8 +112,15 @@ fn refusals_carry_their_status() {
 
     let future = request(4, "tools/list", "").replace("2026-07-28", "2099-01-01");
     let r = modern(&server, &future, &headers("tools/list", None).replace("2026-07-28", "2099-01-01"));
-    // The header names no published version: the transport refuses it first.
-    assert_eq!(r.status, 400, "{}", r.text());
+    // A version nobody published, in the header and in `_meta`: the endpoint's -32022,
+    // with the versions served, the one requested and the request's id.
+    assert_eq!((r.status, code(&r)), (400, Some(-32022)), "{}", r.text());
+    let v = r.json().unwrap();
+    assert_eq!((v["id"].as_i64(), v["error"]["data"]["requested"].as_str()), (Some(4), Some("2099-01-01")));
+    // `initialize` is not a method of this era.
+    let init = request(6, "initialize", "");
+    let r = modern(&server, &init, &headers("initialize", None));
+    assert_eq!((r.status, code(&r)), (404, Some(-32601)), "{}", r.text());
 
     // An application error is an ordinary answer.
     let call = request(5, "tools/call", r#""name":"no_such_tool","arguments":{}"#);

@@ -27,8 +27,8 @@ use crate::adapters::app::{
 };
 use crate::framing::Prefix;
 use crate::http::server::{
-    AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal, RequestHead,
-    RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
+    AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal,
+    RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
     check_modern_headers, check_session_version, classify, classify_body, empty_response, is_modern_post,
     modern_error_status, ok_head,
 };
@@ -76,6 +76,18 @@ struct H1<'h, 'b>(&'h [httparse::Header<'b>]);
 impl crate::http::server::Headers for H1<'_, '_> {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         self.0.iter().filter(|h| h.name.eq_ignore_ascii_case(name)).nth(nth).map(|h| h.value)
+    }
+}
+
+/// Headers without `MCP-Protocol-Version`: a POST with no session id whose version the
+/// transport does not serve is classified without it, and its body decides (a
+/// 2026-07-28 request gets the endpoint's -32022 with the supported versions and its
+/// id; anything else the transport's refusal).
+struct WithoutVersion<'h, H>(&'h H);
+
+impl<H: crate::http::server::Headers> crate::http::server::Headers for WithoutVersion<'_, H> {
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        if name.eq_ignore_ascii_case("mcp-protocol-version") { None } else { self.0.value(name, nth) }
     }
 }
 
@@ -573,7 +585,20 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         let decided = parse_head(bytes, &mut headers, |req, parsed| {
             let headers = H1(req.headers);
             let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &headers);
-            match classify(&config, &head, AuthVerdict::Allow) {
+            let without = WithoutVersion(&headers);
+            let mut classified = classify(&config, &head, AuthVerdict::Allow);
+            let mut version_refused = None;
+            if let Err(Refusal::BadRequest(
+                b @ (BadRequest::UnknownProtocolVersion | BadRequest::UnsupportedProtocolVersion),
+            )) = classified
+                && req.method == Some("POST")
+                && crate::http::server::Headers::value(&headers, "mcp-session-id", 0).is_none()
+            {
+                let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &without);
+                classified = classify(&config, &head, AuthVerdict::Allow);
+                version_refused = Some(b);
+            }
+            match classified {
                 Err(refusal) => {
                     let body = req.method == Some("POST") || parsed.framing == Framing::Chunked;
                     Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed))
@@ -586,6 +611,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         last_event_id: c.last_event_id.map(str::to_string),
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
+                        version_refused,
                         modern_headers: MODERN_HEADERS
                             .iter()
                             .flat_map(|name| {
@@ -690,13 +716,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let h = match (session, kind) {
                     (Some(h), _) => h,
-                    (None, PostBody::Initialize { .. }) => match self.open_streamable(now, &body) {
-                        Ok(h) => h,
-                        Err(()) => {
-                            self.refuse(i, Refusal::Busy, None, false);
-                            return;
-                        }
-                    },
+                    // The era first: an `initialize` with 2026-07-28 headers or `_meta` is
+                    // a method this era does not have (404), not a handshake.
                     (None, _) if is_modern_post(req.version, &body) => {
                         let headers: Vec<(&str, &[u8])> =
                             req.modern_headers.iter().map(|(n, v)| (*n, v.as_slice())).collect();
@@ -712,6 +733,17 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                             }
                         }
                     }
+                    (None, _) if let Some(b) = req.version_refused => {
+                        self.refuse(i, Refusal::BadRequest(b), None, false);
+                        return;
+                    }
+                    (None, PostBody::Initialize { .. }) => match self.open_streamable(now, &body) {
+                        Ok(h) => h,
+                        Err(()) => {
+                            self.refuse(i, Refusal::Busy, None, false);
+                            return;
+                        }
+                    },
                     (None, _) => {
                         self.refuse(
                             i,
@@ -807,7 +839,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             RequestKind::LegacyGet => {
                 let path = self.opts.config.legacy_post_path;
-                let h = match self.hub.open(now, true, path, None) {
+                let h = match self.hub.open(now, true, path, None, false) {
                     Ok(h) => h,
                     Err(()) => {
                         self.refuse(i, Refusal::Busy, None, false);
@@ -841,15 +873,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// server signs them).
     fn open_streamable(&mut self, now: Instant, body: &[u8]) -> Result<SessionHandle, ()> {
         let signed = self.hub.signed_id(body);
-        self.hub.open(now, false, "", signed)
+        self.hub.open(now, false, "", signed, false)
     }
 
     /// A session for one 2026-07-28 POST: its endpoint serves the request statelessly
     /// (the `_meta` decides), and it ends with the exchange.
     fn open_stateless(&mut self, now: Instant) -> Result<SessionHandle, ()> {
-        let h = self.hub.open(now, false, "", None)?;
+        let h = self.hub.open(now, false, "", None, true)?;
         if let Some(s) = self.hub.table.get_mut(h) {
-            s.stateless = true;
             if let Life::Awake(a) = &mut s.life {
                 a.streams.set_version(ProtocolVersion::V2026_07_28);
                 a.streams.prefer_json();

@@ -87,24 +87,29 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     }
 
     /// A new session, awake. `Err(())` when the table is full (503).
-    /// `id`: a signed id for it, if the server signs them.
+    /// `id`: a signed id for it, if the server signs them. `stateless`: for one
+    /// 2026-07-28 POST.
     pub fn open(
         &mut self,
         now: Instant,
         legacy: bool,
         legacy_path: &str,
         id: Option<SessionId>,
+        stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
         let (rx, tx, store) = self.pool.take();
-        let endpoint = Ep::with_buffers(self.config, rx, tx, now).map_err(drop)?;
+        // A stateless POST's endpoint serves that era only: `initialize` there is a
+        // method this era does not have.
+        let config = if stateless { self.config.era(crate::session::Era::Modern) } else { self.config };
+        let endpoint = Ep::with_buffers(config, rx, tx, now).map_err(drop)?;
         let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
         let awake = self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?;
         let tag = SessionTag(self.next_tag);
         let session = Session {
             tag,
             legacy,
-            stateless: false,
+            stateless,
             life: Life::Awake(awake),
             version: None,
             caps: CapabilitySet::EMPTY,
