@@ -904,7 +904,7 @@ fn the_example_client_speaks_2026_07_28_with_the_example_server_by_default() {
     for expected in [
         "server/discover found a 2026-07-28 server: protocol version 2026-07-28",
         "Ping: not in 2026-07-28",
-        "no nextCursor: that was the last page (18 items in 9 page(s))",
+        "no nextCursor: that was the last page (32 items in 16 page(s))",
         "input required under ask: sampling/createMessage",
         "test_sampling answered: \"LLM response: A scripted answer to: Say hello\"",
         "test_elicitation answered: \"User response: action=accept",

@@ -94,6 +94,17 @@ fn missing_or_different_headers_get_400_with_header_mismatch() {
     assert_eq!(r.status, 200, "{}", r.text());
     let r = modern(&server, &call, &headers("tools/call", Some("=?base64?dGVzdF9zaW1wbGVfdGV4dA==?=")));
     assert_eq!(r.status, 200, "{}", r.text());
+
+    // An argument marked x-mcp-header travels in its Mcp-Param header too.
+    let call = request(2, "tools/call", r#""name":"test_header_param","arguments":{"region":"Zürich"}"#);
+    let h = headers("tools/call", Some("test_header_param"));
+    let r = modern(&server, &call, &format!("{h}Mcp-Param-Region: =?base64?WsO8cmljaA==?=\r\n"));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("Region: Zürich"), "{}", r.text());
+    for bad in ["", "Mcp-Param-Region: Zurich\r\n", "Mcp-Param-Region: =?base64?WsO8cmljaA?=\r\n"] {
+        let r = modern(&server, &call, &format!("{h}{bad}"));
+        assert_eq!((r.status, code(&r)), (400, Some(-32020)), "{bad:?}: {}", r.text());
+    }
 }
 
 #[test]

@@ -21,9 +21,9 @@ use mcp_sansio::mcp::{
     CallToolParams, CallToolResult, CompleteParams, CompleteResult, Completion, CompletionReference, ContentBlock,
     CreateMessageParams, CreateMessageResult, ElicitAction, ElicitFormParams, ElicitParams, ElicitResult, EmptyResult,
     GetPromptParams, GetPromptResult, Items, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, LogData, LoggingLevel, LoggingMessageParams, MessageRole, Method, OneOrMany, PromptMessage,
-    ReadResourceParams, ReadResourceResult, ResourceContents, ResourceUriParams, Role, SamplingMessage, SetLevelParams,
-    Tool,
+    ListToolsResult, LogData, LoggingLevel, LoggingMessageParams, MessageRole, Method, OneOrMany, Prompt,
+    PromptMessage, ReadResourceParams, ReadResourceResult, ResourceContents, ResourceUriParams, Role, SamplingMessage,
+    SetLevelParams, Tool,
 };
 use mcp_sansio::session::{
     Config, CursorCodec, CursorError, Endpoint, Event, IncomingRequest, RequestOptions, SendError,
@@ -33,6 +33,7 @@ use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson, RequestId};
 use serde::Serialize;
 
 use super::fixtures as fx;
+use super::mrtr::{self, Answer};
 
 /// Requests of ours (sampling, elicitation) that can be in flight at once.
 pub const OUT: usize = 32;
@@ -326,6 +327,10 @@ struct PerSession {
 pub struct ServerApp {
     opts: Options,
     pool: WorkerPool,
+    /// The 2026-07-28 fixtures (input_required rounds, diagnostic tools).
+    modern: mrtr::Fixtures,
+    /// `test_trigger_prompt_change` lists `extra_prompt`.
+    extra_prompt: bool,
     tools: Vec<Tool<'static>>,
     extra_tool: Tool<'static>,
     asks: Vec<PendingAsk>,
@@ -342,6 +347,8 @@ impl ServerApp {
     pub fn new(opts: Options) -> std::io::Result<Self> {
         Ok(ServerApp {
             pool: WorkerPool::new(opts.workers)?,
+            modern: mrtr::Fixtures::new(random_key()),
+            extra_prompt: false,
             opts,
             tools: fx::TOOLS.iter().map(fx::tool).collect(),
             extra_tool: fx::tool(&fx::EXTRA_TOOL),
@@ -384,7 +391,10 @@ impl ServerApp {
         let params = req.params;
         match req.method {
             Method::ToolsList => {
-                let tools = self.tool_list();
+                let mut tools = self.tool_list();
+                if req.modern().is_some() {
+                    tools.extend(mrtr::TOOLS.iter().map(fx::tool));
+                }
                 match self.page(&tools, List::Tools, params) {
                     Ok((page, next)) => {
                         let next_cursor = next.as_ref().map(|c| JsonStr::from_text(c.as_str()));
@@ -409,7 +419,7 @@ impl ServerApp {
                 }
                 Err(e) => fail(cx, req, e.code(), e.message()),
             },
-            Method::PromptsList => match self.page(&fx::PROMPTS, List::Prompts, params) {
+            Method::PromptsList => match self.page(&self.prompt_list(req.modern().is_some()), List::Prompts, params) {
                 Ok((page, next)) => {
                     let next_cursor = next.as_ref().map(|c| JsonStr::from_text(c.as_str()));
                     reply(cx, req, &ListPromptsResult { next_cursor, ..ListPromptsResult::new(page) })
@@ -487,6 +497,18 @@ impl ServerApp {
         Ok((&items[start..end], next))
     }
 
+    fn prompt_list(&self, modern: bool) -> Vec<Prompt<'static>> {
+        let mut prompts = fx::PROMPTS.to_vec();
+        if modern {
+            prompts
+                .push(Prompt::new(mrtr::PROMPT, &[]).with_description("Asks for the context to use (input_required)"));
+        }
+        if self.extra_prompt {
+            prompts.push(Prompt::new("extra_prompt", &[]).with_description("Exists only while toggled on"));
+        }
+        prompts
+    }
+
     fn tool_list(&self) -> Vec<Tool<'static>> {
         let mut tools = self.tools.clone();
         if self.extra_enabled {
@@ -503,6 +525,11 @@ impl ServerApp {
         };
         let args = call.arguments.unwrap_or(RawJson::EMPTY_OBJECT);
         let name = call.name.to_string();
+        if let Some(m) = req.modern()
+            && mrtr::Fixtures::has_tool(&name)
+        {
+            return self.call_modern_fixture(cx, req, &name, m.client_capabilities);
+        }
         match name.as_str() {
             "test_simple_text" => reply(cx, req, &CallToolResult::text(fx::SIMPLE_TEXT)),
             "test_image_content" => {
@@ -620,6 +647,47 @@ impl ServerApp {
         }
     }
 
+    /// The 2026-07-28 fixtures (see [`mrtr`]).
+    fn call_modern_fixture(
+        &mut self,
+        cx: &mut Cx<'_>,
+        req: &mut IncomingRequest<'_>,
+        name: &str,
+        caps: mcp_sansio::mcp::CapabilitySet,
+    ) {
+        let notify_all = |sessions: &HashMap<SessionTag, PerSession>, cx: &mut Cx<'_>, method: &str| {
+            for s in sessions.keys() {
+                cx.notify(*s, method, None::<&RawJson<'_>>);
+            }
+        };
+        match name {
+            // The endpoint sends its lines only at the level the request asked for.
+            "test_logging_tool" => self.spawn(cx, req, Job::Logging { level: None }),
+            "test_trigger_tool_change" => {
+                self.extra_enabled = !self.extra_enabled;
+                self.tools_epoch += 1;
+                reply(cx, req, &CallToolResult::text("The tool list changed"));
+                notify_all(&self.sessions, cx, "notifications/tools/list_changed");
+            }
+            "test_trigger_prompt_change" => {
+                self.extra_prompt = !self.extra_prompt;
+                reply(cx, req, &CallToolResult::text("The prompt list changed"));
+                notify_all(&self.sessions, cx, "notifications/prompts/list_changed");
+            }
+            _ => {
+                let answer = self.modern.call(cx.now(), name, req.params, caps);
+                self.answer(cx, req, answer)
+            }
+        }
+    }
+
+    fn answer(&mut self, cx: &mut Cx<'_>, req: &mut IncomingRequest<'_>, answer: Answer) {
+        match answer {
+            Answer::Result(value) => reply(cx, req, &value),
+            Answer::Error { code, message, data } => fail_with(cx, req, code, &message, data.as_ref()),
+        }
+    }
+
     fn elicit(
         &mut self,
         cx: &mut Cx<'_>,
@@ -729,6 +797,14 @@ impl ServerApp {
         let arg = |name: &str| p.arguments.and_then(|a| a.get(name)).and_then(Result::ok).map(|s| s.to_string());
         let user = |content| PromptMessage { role: MessageRole::User, content };
         let name = p.name.to_string();
+        if name == mrtr::PROMPT && req.modern().is_some() {
+            let answer = self.modern.prompt(req.params);
+            return self.answer(cx, req, answer);
+        }
+        if name == "extra_prompt" && self.extra_prompt {
+            let messages = [user(ContentBlock::text("extra_prompt was toggled on"))];
+            return reply(cx, req, &GetPromptResult::new(&messages));
+        }
         let missing = |cx: &mut Cx<'_>, req: &mut IncomingRequest<'_>, what: &str| {
             let message = format!("Invalid arguments for prompt {name}: {what} is required");
             fail(cx, req, ErrorCode::INVALID_PARAMS, &message)

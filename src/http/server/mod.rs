@@ -157,7 +157,8 @@ pub use config::{
     JsonResponses, OriginPolicy, ServerConfig,
 };
 pub use modern::{
-    HeaderMismatch, MAX_DECODED_HEADER, check_modern_headers, is_modern_post, modern_error_status, request_meta,
+    HeaderMismatch, MAX_DECODED_HEADER, ParamHeader, check_modern_headers, check_param_headers, is_modern_post,
+    modern_error_status, request_meta,
 };
 pub use refusal::{AuthVerdict, BadRequest, Refusal, SESSION_NOT_FOUND, TRANSPORT_ERROR};
 pub use request::{Headers, RequestHead};

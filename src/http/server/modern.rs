@@ -51,6 +51,9 @@ pub enum HeaderMismatch {
     MissingName,
     /// `Mcp-Name` differs from `params.name` / `params.uri`, or cannot be decoded.
     Name,
+    /// An `Mcp-Param-*` header is missing, cannot be decoded, or differs from the
+    /// argument (see [`check_param_headers`]).
+    Param,
 }
 
 impl HeaderMismatch {
@@ -63,6 +66,7 @@ impl HeaderMismatch {
             Self::Method => "Header mismatch: Mcp-Method does not match the body's method",
             Self::MissingName => "Header mismatch: Mcp-Name header is required",
             Self::Name => "Header mismatch: Mcp-Name does not match the body",
+            Self::Param => "Header mismatch: an Mcp-Param header does not match the tool's arguments",
         }
     }
 }
@@ -125,6 +129,85 @@ pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Re
         }
     }
     Ok(())
+}
+
+/// A tool argument that also travels in a header: the `inputSchema` property marked
+/// `x-mcp-header: "<header>"`, sent as `Mcp-Param-<header>`. Only the application knows
+/// its tools' schemas, so it hands these to the transport.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamHeader<'a> {
+    /// The tool.
+    pub tool: &'a str,
+    /// The argument (a property of the tool's `inputSchema`).
+    pub property: &'a str,
+    /// The header's name after `Mcp-Param-`.
+    pub header: &'a str,
+}
+
+/// The longest `Mcp-Param-` header name checked.
+const MAX_PARAM_HEADER_NAME: usize = 128;
+
+/// Checks the `Mcp-Param-*` headers of a 2026-07-28 `tools/call` against its arguments,
+/// for the tool's entries in `params`: an argument that is present and not `null` must
+/// be in its header (the base64 sentinel decoded; a string as is, an integer or number
+/// compared numerically, a boolean as `true`/`false`), and a header must not carry an
+/// argument the body does not have. Any other request passes. A refusal is -32020
+/// ([`HeaderMismatch::Param`]).
+pub fn check_param_headers<H: Headers + ?Sized>(
+    headers: &H,
+    body: &[u8],
+    params: &[ParamHeader<'_>],
+) -> Result<(), BadRequest> {
+    let Ok(Message::Request(r)) = Message::parse(body) else { return Ok(()) };
+    if !r.method.eq_str("tools/call") {
+        return Ok(());
+    }
+    let Some(tool) = r.params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else { return Ok(()) };
+    let arguments = r.params.and_then(|p| p.get("arguments"));
+    for p in params.iter().filter(|p| tool.eq_str(p.tool)) {
+        let mut name = [0u8; MAX_PARAM_HEADER_NAME];
+        let name = param_header_name(p.header, &mut name).ok_or(BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
+        let header = single(headers, name).map_err(|()| BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
+        let value = arguments.and_then(|a| a.get(p.property)).filter(|v| !v.is_null());
+        let ok = match (header, value) {
+            (None, None) => true,
+            (Some(h), Some(v)) => param_matches(h, v),
+            _ => false,
+        };
+        if !ok {
+            return Err(BadRequest::HeaderMismatch(HeaderMismatch::Param));
+        }
+    }
+    Ok(())
+}
+
+/// `mcp-param-<header>` in `buf`.
+fn param_header_name<'b>(header: &str, buf: &'b mut [u8; MAX_PARAM_HEADER_NAME]) -> Option<&'b str> {
+    const PREFIX: &[u8] = b"mcp-param-";
+    let len = PREFIX.len() + header.len();
+    let out = buf.get_mut(..len)?;
+    out[..PREFIX.len()].copy_from_slice(PREFIX);
+    out[PREFIX.len()..].copy_from_slice(header.as_bytes());
+    core::str::from_utf8(out).ok()
+}
+
+/// A header's value (decoded) says what the argument says.
+fn param_matches(header: &[u8], value: RawJson<'_>) -> bool {
+    let mut scratch = [0u8; MAX_DECODED_HEADER];
+    let Ok(h) = decode_param_value(header, &mut scratch) else { return false };
+    if let Some(s) = value.as_str() {
+        return s.eq_str(h);
+    }
+    if let Some(b) = value.as_bool() {
+        return h == if b { "true" } else { "false" };
+    }
+    if let Some(i) = value.as_i64() {
+        return h.parse::<i64>().is_ok_and(|x| x == i);
+    }
+    match (value.as_f64(), h.parse::<f64>()) {
+        (Some(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// A header value (optional whitespace removed) equals a JSON string's content.
@@ -217,6 +300,44 @@ mod tests {
         assert_eq!(check(&with, read), Ok(()));
         let list = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
         assert_eq!(check(&[h[0], ("Mcp-Method", "tools/list")], list), Ok(()));
+    }
+
+    #[test]
+    fn param_headers_match_the_arguments() {
+        let params = [
+            ParamHeader { tool: "t", property: "region", header: "Region" },
+            ParamHeader { tool: "t", property: "n", header: "N" },
+            ParamHeader { tool: "other", property: "x", header: "X" },
+        ];
+        let body = |args: &str| {
+            std::format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{args}}}}}"#
+            )
+        };
+        let check = |h: &[(&str, &str)], args: &str| check_param_headers(h, body(args).as_bytes(), &params);
+        let bad = Err(BadRequest::HeaderMismatch(HeaderMismatch::Param));
+        assert_eq!(check(&[("Mcp-Param-Region", "eu"), ("mcp-param-n", "3")], r#"{"region":"eu","n":3}"#), Ok(()));
+        assert_eq!(
+            check(
+                &[("Mcp-Param-Region", "=?base64?SGVsbG8=?="), ("Mcp-Param-N", "3.0")],
+                r#"{"region":"Hello","n":3}"#
+            ),
+            bad
+        );
+        assert_eq!(check(&[("Mcp-Param-Region", "=?base64?SGVsbG8=?=")], r#"{"region":"Hello"}"#), Ok(()));
+        // Without the sentinel's markers a value is literal.
+        assert_eq!(check(&[("Mcp-Param-Region", "SGVsbG8=")], r#"{"region":"SGVsbG8="}"#), Ok(()));
+        assert_eq!(check(&[("Mcp-Param-Region", "=?base64?SGVsbG8")], r#"{"region":"=?base64?SGVsbG8"}"#), Ok(()));
+        // Bad padding, bad characters, a missing header, a header without an argument.
+        assert_eq!(check(&[("Mcp-Param-Region", "=?base64?SGVsbG8?=")], r#"{"region":"Hello"}"#), bad);
+        assert_eq!(check(&[("Mcp-Param-Region", "=?base64?SGVs!!!bG8=?=")], r#"{"region":"Hello"}"#), bad);
+        assert_eq!(check(&[], r#"{"region":"eu"}"#), bad);
+        assert_eq!(check(&[("Mcp-Param-Region", "eu")], r#"{}"#), bad);
+        assert_eq!(check(&[], r#"{"region":null}"#), Ok(()));
+        assert_eq!(check(&[("Mcp-Param-N", "true")], r#"{"n":true}"#), Ok(()));
+        // Other tools and methods are not checked.
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+        assert_eq!(check_param_headers(&[][..] as &[(&str, &str)], list, &params), Ok(()));
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub(crate) struct Req {
     pub version_refused: Option<crate::http::server::BadRequest>,
     /// The standard headers of a 2026-07-28 request (`MCP-Protocol-Version`,
     /// `Mcp-Method`, `Mcp-Name`, every occurrence), checked against the body.
-    pub modern_headers: Vec<(&'static str, Vec<u8>)>,
+    pub modern_headers: Vec<(String, Vec<u8>)>,
 }
 
 /// Where the connection stands.

@@ -29,8 +29,8 @@ use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_modern_headers, check_session_version, classify, classify_body, empty_response, is_modern_post,
-    modern_error_status, ok_head,
+    check_modern_headers, check_param_headers, check_session_version, classify, classify_body, empty_response,
+    is_modern_post, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -612,14 +612,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
                         version_refused,
-                        modern_headers: MODERN_HEADERS
+                        modern_headers: req
+                            .headers
                             .iter()
-                            .flat_map(|name| {
-                                let headers = &headers;
-                                (0..).map_while(move |n| {
-                                    crate::http::server::Headers::value(headers, name, n).map(|v| (*name, v.to_vec()))
-                                })
+                            .filter(|h| {
+                                MODERN_HEADERS.iter().any(|m| h.name.eq_ignore_ascii_case(m))
+                                    || h.name.get(..10).is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
                             })
+                            .map(|h| (h.name.to_ascii_lowercase(), h.value.to_vec()))
                             .collect(),
                     },
                     c.content_length,
@@ -720,8 +720,10 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     // a method this era does not have (404), not a handshake.
                     (None, _) if is_modern_post(req.version, &body) => {
                         let headers: Vec<(&str, &[u8])> =
-                            req.modern_headers.iter().map(|(n, v)| (*n, v.as_slice())).collect();
-                        if let Err(b) = check_modern_headers(&headers[..], &body) {
+                            req.modern_headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+                        let checked = check_modern_headers(&headers[..], &body)
+                            .and_then(|()| check_param_headers(&headers[..], &body, self.opts.param_headers));
+                        if let Err(b) = checked {
                             self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
                             return;
                         }

@@ -67,6 +67,12 @@ pub struct ServerOptions<'a> {
     /// `2025-03-26` on requests of a 2025-11-25 session), and a session knows its version
     /// anyway.
     pub strict_protocol_version: bool,
+    /// The tool arguments that travel in `Mcp-Param-*` headers too (the properties the
+    /// tools' `inputSchema`s mark `x-mcp-header`): a 2026-07-28 `tools/call` whose
+    /// headers disagree with them is refused with 400 and -32020
+    /// ([`check_param_headers`](crate::http::server::check_param_headers)). Empty by
+    /// default.
+    pub param_headers: &'a [crate::http::server::ParamHeader<'a>],
 }
 
 impl Default for ServerOptions<'_> {
@@ -88,6 +94,7 @@ impl Default for ServerOptions<'_> {
             session_key: None,
             seed: None,
             strict_protocol_version: false,
+            param_headers: &[],
         }
     }
 }
