@@ -188,9 +188,14 @@ const CALL_RESULT: &[u8] = br#"{"content":[{"type":"text","text":"hello world"}]
 fn main() {
     // `cargo bench` passes `--bench`; anything else (`cargo test --benches`) runs briefly.
     let quick = !std::env::args().any(|a| a == "--bench");
+    // For benches/session_instructions.sh: a fixed count and one scenario under callgrind.
+    let round_trips: u64 = std::env::var("SESSION_BENCH_ROUND_TRIPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 2_000 } else { 200_000 });
+    let only_exact = std::env::var("SESSION_BENCH_ONLY").ok();
     // Any other argument keeps only the scenarios whose name contains it (for profiling).
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let round_trips: u64 = if quick { 2_000 } else { 200_000 };
 
     println!("## Endpoint size (bytes), OUT = IN = N");
     println!();
@@ -279,7 +284,9 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     let mut per_message = Vec::new();
     for s in &scenarios {
-        if !only.is_empty() && !only.iter().any(|o| s.name.contains(o.as_str())) {
+        let kept = only_exact.as_deref().is_none_or(|o| o == s.name)
+            && (only.is_empty() || only.iter().any(|o| s.name.contains(o.as_str())));
+        if !kept {
             per_message.push(f64::NAN);
             continue;
         }
