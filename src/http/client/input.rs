@@ -78,6 +78,8 @@ impl<const X: usize> HttpClient<'_, X> {
                 && self.config.mode == super::config::TransportMode::Auto
                 && !self.streamable_seen
                 && !self.legacy_known,
+            modern: slot.kind == ExchangeKind::Post
+                && super::request::is_modern(slot.store.raw_ref().get(..slot.body_len).unwrap_or(&[])),
         };
         let decision = decide::head(status, facts);
         if (200..300).contains(&status) && slot.kind == ExchangeKind::Post {
