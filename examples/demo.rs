@@ -18,6 +18,9 @@ mod client_app;
 #[path = "server/fixtures.rs"]
 mod fixtures;
 #[allow(dead_code)]
+#[path = "server/mrtr.rs"]
+mod mrtr;
+#[allow(dead_code)]
 #[path = "server/app.rs"]
 mod server_app;
 
