@@ -134,6 +134,21 @@ fn every_other_error_falls_back_whatever_its_code() {
     }
 }
 
+/// The HTTP link cancels a request its transport lost (a refusal naming no request, as
+/// a handshake-era server gives a sessionless POST): for the probe that is an answer
+/// too, and the client falls back at once rather than at the probe's deadline.
+#[test]
+fn a_probe_the_transport_lost_falls_back_at_once() {
+    let mut c = probing();
+    assert_eq!(
+        c.ep.cancel(Instant::ZERO, &RequestId::from_u64(1), Some("the HTTP exchange carrying it failed")),
+        Ok(())
+    );
+    c.drain();
+    assert_eq!(c.new_lines(), vec![fallback_initialize()], "no notifications/cancelled for the probe either");
+    assert_eq!(c.ep.state(), State::AwaitingInitializeResult);
+}
+
 #[test]
 fn silence_and_garbage_fall_back_once_the_probe_times_out() {
     for noise in [&b""[..], b"garbage that is not JSON\n", b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"booting\"}}\n", b"Starting server...\n[1,2,3]\n"] {

@@ -408,6 +408,15 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if core.life.init().is_some_and(|i| Some(i.id) == number) {
             return Err(SendError::NotCancellable);
         }
+        if core.life.probe().is_some_and(|p| Some(p.id) == number) {
+            // The `server/discover` probe can be lost by the transport (the HTTP link
+            // cancels what its exchange lost: a handshake-era server refusing a POST
+            // without a session): no answer will come, so the server is of that era, as
+            // when the probe times out. Nothing goes to the server.
+            core.timers.set(super::timers::Timer::Initialize, None);
+            core.probe_timed_out();
+            return Ok(());
+        }
         let number = number.filter(|&n| core.out.is_live(n)).ok_or(SendError::UnknownRequest)?;
         #[derive(Serialize)]
         struct Params<'r> {
