@@ -192,6 +192,9 @@ mod client {
     use mcp_sansio::wire::{RawJson, RequestId};
     use mcp_sansio::{Instant, ProtocolVersion, Role};
 
+    /// Header names and values.
+    pub type Fields = Vec<(String, String)>;
+
     /// A request the link asked for, copied out of it.
     pub struct Asked {
         pub exchange: ExchangeId,
@@ -207,7 +210,7 @@ mod client {
         pub responses: Vec<RequestId>,
         pub input_required: Vec<(RequestId, RetryTicket)>,
         pub errors: Vec<(RequestId, i32)>,
-        pub asked: Vec<(HttpMethod, Vec<(String, String)>, String)>,
+        pub asked: Vec<(HttpMethod, Fields, String)>,
     }
 
     /// One HTTP/1.1 exchange on a connection of its own: (status, headers, body), the

@@ -354,9 +354,8 @@ fn one_configuration_serves_a_handshake_session_and_stateless_requests() {
 #[test]
 fn log_messages_go_out_only_as_their_request_asked() {
     let mut server = Side::lone(server_config());
-    let with_level = format!(
-        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"t","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/logLevel":"warning"}}}}}}"#
-    ) + "\n";
+    let with_level = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"warning"}}}"#.to_string()
+        + "\n";
     server.feed(Instant::ZERO, req(1, "tools/call", r#""name":"t""#).as_bytes());
     server.feed(Instant::ZERO, with_level.as_bytes());
     server.take();

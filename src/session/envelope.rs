@@ -135,7 +135,7 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
 
     fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
         let mut first = true;
-        for key in 0..KEYS.len() {
+        for (key, quoted) in QUOTED.iter().enumerate() {
             if !self.wants(key) {
                 continue;
             }
@@ -143,7 +143,7 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
                 out.put(b",");
             }
             // The keys need no escaping: written as they are, quoted.
-            out.put(QUOTED[key]);
+            out.put(quoted);
             match key {
                 VERSION => {
                     out.put(b"\"");

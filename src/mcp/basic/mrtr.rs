@@ -178,6 +178,11 @@ pub enum InputKind {
 }
 
 /// One answer of a retry's `inputResponses`, decoded by what was asked under its key.
+///
+/// A borrowed view that lives on the stack while a retry is checked: the variants'
+/// sizes differ (a sampling result is the largest), and boxing is not an option in a
+/// core without an allocator.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum InputResponse<'a> {

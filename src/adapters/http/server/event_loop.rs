@@ -882,11 +882,11 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// (the `_meta` decides), and it ends with the exchange.
     fn open_stateless(&mut self, now: Instant) -> Result<SessionHandle, ()> {
         let h = self.hub.open(now, false, "", None, true)?;
-        if let Some(s) = self.hub.table.get_mut(h) {
-            if let Life::Awake(a) = &mut s.life {
-                a.streams.set_version(ProtocolVersion::V2026_07_28);
-                a.streams.prefer_json();
-            }
+        if let Some(s) = self.hub.table.get_mut(h)
+            && let Life::Awake(a) = &mut s.life
+        {
+            a.streams.set_version(ProtocolVersion::V2026_07_28);
+            a.streams.prefer_json();
         }
         Ok(h)
     }
