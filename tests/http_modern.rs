@@ -163,7 +163,8 @@ fn a_listen_stream_carries_notifications_until_the_client_closes_it() {
     assert_eq!(r.status, 200, "{}", r.text());
 
     // The acknowledgement first, then the change, both tagged with the stream's id.
-    let mut seen = String::new();
+    // (What came with the head, if anything, first.)
+    let mut seen = String::from_utf8_lossy(&raw.take_buffered()).into_owned();
     let mut buf = [0u8; 4096];
     while !seen.contains("notifications/tools/list_changed") {
         use std::io::Read;
