@@ -253,7 +253,8 @@ impl Raw {
     }
 
     /// What was read past the last answer's head and not handed out yet (the first bytes
-    /// of a stream `response` left open).
+    /// of a stream `response` left open). For tests/http_modern.
+    #[allow(dead_code)]
     pub fn take_buffered(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.buf)
     }
