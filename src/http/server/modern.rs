@@ -87,9 +87,21 @@ pub fn is_modern_post(header_version: Option<ProtocolVersion>, body: &[u8]) -> b
     params.and_then(|p| p.get("_meta")).and_then(|m| m.get(VERSION_KEY)).is_some()
 }
 
-/// Checks the standard headers of a 2026-07-28 POST against its body (see the
-/// [module docs](self)). A body that is not a request or notification passes: the
-/// body classifier and the endpoint answer it.
+/// Checks the standard headers of a 2026-07-28 POST against its body: 400 with
+/// -32020 ([`BadRequest::HeaderMismatch`]) when one is missing or says something else.
+///
+/// | header | required for | must equal |
+/// |---|---|---|
+/// | `MCP-Protocol-Version` | every request and notification | `params._meta["io.modelcontextprotocol/protocolVersion"]` |
+/// | `Mcp-Method` | every request and notification | `method` |
+/// | `Mcp-Name` | `tools/call`, `prompts/get` | `params.name` |
+/// | `Mcp-Name` | `resources/read` | `params.uri` |
+///
+/// Values are compared after removing optional whitespace (RFC 9110 §5.5),
+/// case-sensitively, after decoding the `=?base64?…?=` sentinel. The rest of a modern
+/// request's validation (required `_meta` fields, the version, the era's methods,
+/// client capabilities) is the session endpoint's. A body that is not a request or
+/// notification passes: the body classifier and the endpoint answer it.
 pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Result<(), BadRequest> {
     let (method, params) = match Message::parse(body) {
         Ok(Message::Request(r)) => (r.method, r.params),
