@@ -143,6 +143,8 @@ impl<'a, 's> Deserializer<'a, 's> {
 
     fn take_number(&mut self, expected: Expected) -> Result<&'a [u8]> {
         match self.peek() {
+            // (`value_end` finds the same end; the compact build shares its code.)
+            Some(b'-' | b'0'..=b'9') if super::find::COMPACT => Ok(self.take_value()),
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
                 self.pos = navigate::number_end(self.input, start);
