@@ -23,6 +23,59 @@ impl Number<'static> {
 }
 
 impl<'a> Number<'a> {
+    /// The number written as `text`, if it is one JSON number (`0.8`, `-3`, `1e-2`; no
+    /// whitespace around it). `const`, so a number to send can be a constant:
+    ///
+    /// ```
+    /// use mcp_sansio::wire::Number;
+    /// const HIGH: Number<'static> = Number::parse("0.9").unwrap();
+    /// assert_eq!(HIGH.as_text(), "0.9");
+    /// assert!(Number::parse("0.9 ").is_none() && Number::parse(".9").is_none());
+    /// ```
+    pub const fn parse(text: &'a str) -> Option<Self> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        if i < b.len() && b[i] == b'-' {
+            i += 1;
+        }
+        // Integer part: `0`, or a digit 1-9 and more digits.
+        if i >= b.len() || !b[i].is_ascii_digit() {
+            return None;
+        }
+        let leading_zero = b[i] == b'0';
+        i += 1;
+        if leading_zero && i < b.len() && b[i].is_ascii_digit() {
+            return None;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let digits = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            i += 1;
+            if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+                i += 1;
+            }
+            let digits = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if i == b.len() { Some(Number { token: b }) } else { None }
+    }
+
     /// The number in `value`, if it is one.
     pub fn from_json(value: RawJson<'a>) -> Option<Self> {
         (value.kind() == JsonKind::Number).then_some(Number { token: value.as_bytes() })
@@ -110,6 +163,14 @@ impl serde::Serialize for Number<'_> {
     /// Written verbatim.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         RawJson::from_validated(self.token).serialize(s)
+    }
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Number<'a> {
+    /// Borrows the number's text (through [`RawJson`]); anything else is an error.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <RawJson<'a> as serde::Deserialize>::deserialize(d)?;
+        Number::from_json(raw).ok_or_else(|| serde::de::Error::invalid_type(raw.unexpected(), &"a number"))
     }
 }
 
@@ -395,6 +456,45 @@ mod tests {
                 assert_eq!(n(a).cmp_value(&n(b)), want, "{a} vs {b}");
             }
         }
+    }
+
+    /// `parse` accepts exactly what the scanner accepts as a lone number.
+    #[test]
+    fn parse_agrees_with_the_scanner() {
+        let mut cases: Vec<String> =
+            ["0", "-0", "1", "10", "01", "-", "1.", ".5", "1.5", "1e5", "1E+5", "1e-", "1e", "-1.25e-3"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let alphabet = b"-+.eE019 x";
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    for d in alphabet {
+                        cases.push(String::from_utf8(vec![*a, *b, *c, *d]).unwrap());
+                    }
+                    cases.push(String::from_utf8(vec![*a, *b, *c]).unwrap());
+                }
+            }
+        }
+        for case in &cases {
+            let scanned = crate::wire::validate(case.as_bytes(), Default::default()).is_ok()
+                && matches!(case.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
+                && !case.ends_with(' ');
+            assert_eq!(Number::parse(case).is_some(), scanned, "{case:?}");
+        }
+        assert!(Number::parse("").is_none());
+    }
+
+    #[test]
+    fn decodes_numbers_only() {
+        let v = RawJson::parse(br#"{"n":-2.5e1,"s":"1"}"#).unwrap();
+        let n: Number<'_> = v.get("n").unwrap().decode().unwrap();
+        assert_eq!((n.as_text(), n.as_f64()), ("-2.5e1", Some(-25.0)));
+        let e = v.get("s").unwrap().decode::<Number<'_>>().unwrap_err();
+        assert!(matches!(e.kind, crate::wire::DecodeErrorKind::InvalidType { found: crate::wire::Found::String, .. }));
+        let n: Number<'_> = serde_json::from_str("0.25").unwrap();
+        assert_eq!(n.as_text(), "0.25");
     }
 
     #[test]
