@@ -14,6 +14,7 @@ use core::fmt;
 use serde::ser::{self, Serialize};
 
 use super::raw::RAW_TOKEN;
+use super::string::ESCAPED_TEXT;
 
 /// A write cursor over a byte slice that keeps counting past the end.
 ///
@@ -376,7 +377,10 @@ impl<'s, 'o, 'b> ser::Serializer for &'s mut Serializer<'o, 'b> {
     fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Res {
         self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Res {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Res {
+        if name == ESCAPED_TEXT {
+            return value.serialize(EscapedText { out: self.out });
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -662,6 +666,46 @@ impl ser::Serializer for RawText<'_, '_> {
     }
 }
 
+/// Writes an escaped [`JsonStr`](super::JsonStr)'s text as a string literal, unescaped and
+/// escaped again fragment by fragment (so the bytes are those serde_json writes), with no
+/// `core::fmt`. It accepts only the escaped text, as bytes, and says it is not
+/// human-readable: that is how `JsonStr` knows to hand the text over (see its `Serialize`).
+struct EscapedText<'o, 'b> {
+    out: &'o mut Out<'b>,
+}
+
+impl ser::Serializer for EscapedText<'_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    reject_compound!(SerializeError::Custom);
+    reject!(SerializeError::Custom;
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64),
+        serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64), serialize_f32(f32),
+        serialize_f64(f64), serialize_char(char), serialize_str(&str), serialize_none(), serialize_unit(),
+        serialize_unit_struct(&'static str), serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+    fn serialize_bytes(self, escaped: &[u8]) -> Res {
+        self.out.byte(b'"');
+        for fragment in super::JsonStr::from_body(escaped, true).fragments() {
+            match fragment {
+                super::Fragment::Text(t) => self.out.escaped_fragment(t),
+                super::Fragment::Char(c) => self.out.escaped_fragment(c.encode_utf8(&mut [0; 4])),
+            }
+        }
+        self.out.byte(b'"');
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Res {
+        Err(SerializeError::Custom)
+    }
+    fn collect_str<T: fmt::Display + ?Sized>(self, _: &T) -> Res {
+        Err(SerializeError::Custom)
+    }
+}
+
 impl MapKey<'_, '_> {
     fn quoted(self, f: impl FnOnce(&mut Out<'_>)) -> Res {
         self.out.byte(b'"');
@@ -717,7 +761,10 @@ impl ser::Serializer for MapKey<'_, '_> {
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Res {
         self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Res {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Res {
+        if name == ESCAPED_TEXT {
+            return value.serialize(EscapedText { out: self.out });
+        }
         value.serialize(self)
     }
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Res {
@@ -790,6 +837,30 @@ mod tests {
             bmap: [(true, 1)].into_iter().collect(),
         };
         assert_eq!(std::str::from_utf8(&ours(&v)).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+
+    /// Decoded text with escapes is written unescaped and escaped again, byte for byte as
+    /// serde_json writes it, as a value and as a map key, without going through
+    /// `core::fmt` (the `EscapedText` path).
+    #[test]
+    fn escaped_json_str_is_written_as_serde_json_writes_it() {
+        let frame = br#"{"caf\u00e9 \"q\"":"caf\u00e9 \"q\" \ud83d\ude00\n\/\u0001\t\\ end"}"#;
+        let v = RawJson::parse(frame).unwrap();
+        let (key, value) = v.members().next().unwrap();
+        let value = value.as_str().unwrap();
+        assert!(key.is_escaped() && value.is_escaped());
+        let want = serde_json::to_vec(&value).unwrap();
+        assert_eq!(ours(&value), want);
+        assert_eq!(want, "\"café \\\"q\\\" 😀\\n/\\u0001\\t\\\\ end\"".as_bytes());
+        let map = [(key, 1u8)];
+        struct M<'a>(&'a [(super::super::JsonStr<'a>, u8)]);
+        impl serde::Serialize for M<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+            }
+        }
+        assert_eq!(ours(&M(&map)), serde_json::to_vec(&M(&map)).unwrap());
+        assert_eq!(ours(&M(&map)), "{\"café \\\"q\\\"\":1}".as_bytes());
     }
 
     #[test]
