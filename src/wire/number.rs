@@ -321,6 +321,22 @@ impl fmt::Debug for NumberBuf {
     }
 }
 
+/// `(v / d, v % d)` for a divisor below 2^16, in 32-bit divisions: long division over the
+/// 16-bit parts of `v` (every partial dividend is below `d << 16`). On 32-bit targets a
+/// `u64` division is a call to a routine of about a kilobyte; this is a few instructions
+/// per step there (a Cortex-M3/M4 divides 32 bits in one).
+pub(crate) fn div_rem_small(v: u64, d: u16) -> (u64, u32) {
+    let d = u32::from(d).max(1);
+    let (mut q, mut r, mut shift) = (0u64, 0u32, 64);
+    while shift > 0 {
+        shift -= 16;
+        let part = (r << 16) | ((v >> shift) as u32 & 0xFFFF);
+        q = (q << 16) | u64::from(part / d);
+        r = part % d;
+    }
+    (q, r)
+}
+
 /// Powers of ten that `f64` holds exactly.
 const EXACT_POWERS: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
@@ -495,6 +511,21 @@ mod tests {
         assert!(matches!(e.kind, crate::wire::DecodeErrorKind::InvalidType { found: crate::wire::Found::String, .. }));
         let n: Number<'_> = serde_json::from_str("0.25").unwrap();
         assert_eq!(n.as_text(), "0.25");
+    }
+
+    #[test]
+    fn small_divisions_without_u64_division() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for i in 0..100_000u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let v = [seed, seed >> (i % 64), u64::MAX - i, i][(i % 4) as usize];
+            for d in [1u16, 7, 10, 1000, 10_000, u16::MAX] {
+                let (q, r) = div_rem_small(v, d);
+                assert_eq!((q, u64::from(r)), (v / u64::from(d), v % u64::from(d)), "{v} / {d}");
+            }
+        }
     }
 
     #[test]

@@ -162,19 +162,9 @@ impl<'b> Out<'b> {
         }
     }
 
-    pub(crate) fn u64(&mut self, mut v: u64) {
-        // Formatted in u64 arithmetic: u128 division pulls a large routine into small
-        // targets.
+    pub(crate) fn u64(&mut self, v: u64) {
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
+        let i = format_u64(v, &mut digits);
         self.put(&digits[i..]);
     }
 
@@ -222,6 +212,44 @@ impl<'b> Out<'b> {
             self.put(zmij::Buffer::new().format_finite(v).as_bytes());
         } else {
             self.put(b"null");
+        }
+    }
+}
+
+/// Writes `v` in decimal at the end of `digits`; returns where it starts.
+///
+/// On 64-bit targets in `u64` arithmetic (a division by ten is a multiplication there).
+/// Elsewhere a `u64` division is a call to a routine of about a kilobyte of code: see
+/// [`format_u64_in_u32`].
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+pub(crate) fn format_u64(v: u64, digits: &mut [u8; 20]) -> usize {
+    if usize::BITS < 64 {
+        return format_u64_in_u32(v, digits);
+    }
+    let (mut v, mut i) = (v, digits.len());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return i;
+        }
+    }
+}
+
+/// [`format_u64`] without a `u64` division: a digit at a time, each by
+/// [`div_rem_small`](super::number::div_rem_small) (four 32-bit divisions). The least code
+/// for numbers that are rare and short on such targets (ids, counts, sizes).
+fn format_u64_in_u32(v: u64, digits: &mut [u8; 20]) -> usize {
+    let (mut v, mut i) = (v, digits.len());
+    loop {
+        let (q, r) = super::number::div_rem_small(v, 10);
+        i -= 1;
+        digits[i] = b'0' + r as u8;
+        v = q;
+        if v == 0 {
+            return i;
         }
     }
 }
@@ -837,6 +865,33 @@ mod tests {
             bmap: [(true, 1)].into_iter().collect(),
         };
         assert_eq!(std::str::from_utf8(&ours(&v)).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+
+    /// Both ways of formatting a `u64` give its decimal text, at every magnitude and
+    /// around every power of ten and of two.
+    #[test]
+    fn u64_formatting_both_ways() {
+        let mut values = vec![0, 1, 9, 10, u64::from(u32::MAX), u64::from(u32::MAX) + 1, u64::MAX, u64::MAX - 1];
+        let mut p = 1u64;
+        while let Some(next) = p.checked_mul(10) {
+            values.extend([p - 1, p, p + 1, next - 1]);
+            p = next;
+        }
+        values.extend((0..64).flat_map(|b| [1u64 << b, (1u64 << b) - 1, (1u64 << b) + 10_000]));
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..10_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            values.push(seed >> (seed % 64));
+        }
+        for v in values {
+            let mut a = [0u8; 20];
+            let mut b = [0u8; 20];
+            let (i, j) = (format_u64(v, &mut a), format_u64_in_u32(v, &mut b));
+            assert_eq!(core::str::from_utf8(&a[i..]).unwrap(), v.to_string());
+            assert_eq!(core::str::from_utf8(&b[j..]).unwrap(), v.to_string());
+        }
     }
 
     /// Decoded text with escapes is written unescaped and escaped again, byte for byte as
