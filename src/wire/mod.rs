@@ -15,6 +15,41 @@
 //! | [`FrameWriter`] | encoding with exact "buffer too small: need N" errors and no partial writes |
 //! | [`ErrorCode`] | JSON-RPC and MCP error codes |
 
+/// Marks a helper that every monomorphized encoder or decoder calls: `#[inline]` with the
+/// wide string searches (speed), one shared out-of-line copy with the compact ones (code
+/// size on microcontrollers; see [`find`]).
+macro_rules! shared_when_compact {
+    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
+        #[cfg_attr(
+            not(any(
+                mcp_sansio_compact,
+                not(any(
+                    target_feature = "sse2",
+                    target_feature = "neon",
+                    target_feature = "simd128",
+                    target_pointer_width = "64",
+                    target_arch = "wasm32"
+                ))
+            )),
+            inline
+        )]
+        #[cfg_attr(
+            any(
+                mcp_sansio_compact,
+                not(any(
+                    target_feature = "sse2",
+                    target_feature = "neon",
+                    target_feature = "simd128",
+                    target_pointer_width = "64",
+                    target_arch = "wasm32"
+                ))
+            ),
+            inline(never)
+        )]
+        $(#[$attr])* $vis fn $($rest)*
+    };
+}
+
 mod codes;
 mod de;
 mod decode_error;

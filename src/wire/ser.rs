@@ -66,7 +66,7 @@ impl<'b> Out<'b> {
         self.full
     }
 
-    #[inline]
+    shared_when_compact! {
     pub(crate) fn put(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
         if self.watch >= self.len && self.watch < end {
@@ -79,6 +79,7 @@ impl<'b> Out<'b> {
             }
         }
         self.len = end;
+    }
     }
 
     #[inline]
@@ -496,6 +497,15 @@ impl Compound<'_, '_, '_> {
         }
         self.first = false;
     }
+
+    shared_when_compact! {
+    /// A struct field's name and its colon, after a comma unless it is the first.
+    fn member_name(&mut self, key: &str) {
+        self.comma();
+        self.ser.out.escaped_str(key);
+        self.ser.out.byte(b':');
+    }
+    }
 }
 
 impl ser::SerializeSeq for Compound<'_, '_, '_> {
@@ -573,9 +583,7 @@ impl ser::SerializeStruct for Compound<'_, '_, '_> {
                 Err(SerializeError::InvalidRawValue)
             };
         }
-        self.comma();
-        self.ser.out.escaped_str(key);
-        self.ser.out.byte(b':');
+        self.member_name(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Res {
