@@ -109,6 +109,19 @@ impl<'a> RawJson<'a> {
         self.kind() == JsonKind::Null
     }
 
+    /// The JSON type of this value, as a decoding error names it.
+    pub(crate) fn found(&self) -> super::Found {
+        use super::Found;
+        match self.kind() {
+            JsonKind::Object => Found::Object,
+            JsonKind::Array => Found::Array,
+            JsonKind::String => Found::String,
+            JsonKind::Number => Found::Number,
+            JsonKind::Bool => Found::Bool,
+            JsonKind::Null => Found::Null,
+        }
+    }
+
     /// What this value is, for a serde error saying it is not what was expected.
     pub(crate) fn unexpected(&self) -> serde::de::Unexpected<'static> {
         use serde::de::Unexpected as U;

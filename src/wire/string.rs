@@ -391,14 +391,13 @@ pub(crate) const ESCAPED_TEXT: &str = "$mcp_sansio::private::EscapedText";
 
 impl serde::Serialize for JsonStr<'_> {
     /// Writes the unescaped text; the serializer escapes it again as its format requires.
-    ///
-    /// Text with escapes is unescaped on the fly, without `core::fmt` where this crate's
-    /// own serializer writes it (a few KB of flash on a microcontroller): it is handed over
-    /// as a newtype named [`ESCAPED_TEXT`], which that serializer opens with a serializer of
-    /// its own that is not human-readable, and to that one alone [`Escaped`] gives the
-    /// escaped text, to be re-escaped fragment by fragment. Every other serializer gets the
-    /// unescaped text through `collect_str`, as before.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Text with escapes is unescaped on the fly, without `core::fmt` where this crate's
+        // own serializer writes it (a few KB of flash on a microcontroller): it is handed
+        // over as a newtype named `ESCAPED_TEXT`, which that serializer opens with a
+        // serializer of its own that is not human-readable, and to that one alone
+        // `Escaped` gives the escaped text, to be re-escaped fragment by fragment. Every
+        // other serializer gets the unescaped text through `collect_str`.
         match self.as_plain() {
             Some(t) => s.serialize_str(t),
             None if s.is_human_readable() => s.serialize_newtype_struct(ESCAPED_TEXT, &Escaped(*self)),
