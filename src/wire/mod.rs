@@ -81,5 +81,6 @@ pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::FrameView;
+pub(crate) use find::COMPACT;
 pub(crate) use navigate::batch_element;
 pub(crate) use scan::StrSpan;
