@@ -15,8 +15,7 @@ impl<const N: usize> Text<N> {
     }
 
     pub fn as_str(&self) -> &str {
-        // Only whole characters are ever copied in (see `push_str`).
-        core::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+        text(&self.buf, self.len)
     }
 
     /// Whether something did not fit.
@@ -26,14 +25,7 @@ impl<const N: usize> Text<N> {
     }
 
     pub fn push_str(&mut self, s: &str) -> &mut Self {
-        let room = N - self.len;
-        let mut take = s.len().min(room);
-        while !s.is_char_boundary(take) {
-            take -= 1;
-        }
-        self.buf[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
-        self.len += take;
-        self.overflow |= take < s.len();
+        self.overflow |= !push(&mut self.buf, &mut self.len, s);
         self
     }
 
@@ -62,6 +54,30 @@ impl<const N: usize> Text<N> {
         let t = u32::try_from(tenths.unsigned_abs()).unwrap_or(u32::MAX);
         self.push_u64((t / 10).into()).push_str(".").push_u64((t % 10).into())
     }
+}
+
+// The work is done by functions that do not depend on `N`: the firmware uses four
+// capacities, and each generic copy of this code would cost flash.
+
+/// The text in `buf[..len]`. Only whole characters are ever copied in (see [`push`]).
+#[inline(never)]
+fn text(buf: &[u8], len: usize) -> &str {
+    core::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default()
+}
+
+/// Appends what fits of `s` (whole characters) to `buf[..*len]`; false if not all of it.
+#[inline(never)]
+fn push(buf: &mut [u8], len: &mut usize, s: &str) -> bool {
+    let room = buf.len().saturating_sub(*len);
+    let mut take = s.len().min(room);
+    while !s.is_char_boundary(take) {
+        take -= 1;
+    }
+    if let (Some(dst), Some(src)) = (buf.get_mut(*len..*len + take), s.as_bytes().get(..take)) {
+        dst.copy_from_slice(src);
+        *len += take;
+    }
+    take == s.len()
 }
 
 /// Writes `n` in decimal at the end of `digits`; returns where it starts. Without `u64`
