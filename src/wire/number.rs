@@ -218,22 +218,27 @@ impl<'a> Decimal<'a> {
         Decimal { negative, int, frac, exp }
     }
 
-    /// The significant digits (integer then fraction, leading and trailing zeros
-    /// dropped) and the power of ten of the first one, plus one.
-    fn normalized(&self) -> (impl Iterator<Item = u8> + Clone + '_, i64) {
-        let all = self.int.iter().chain(self.frac.iter()).copied();
-        let leading = all.clone().take_while(|&d| d == b'0').count();
+    /// The `k`-th digit of the integer part followed by the fraction, `0` past the end
+    /// (trailing zeros change no value).
+    fn digit(&self, k: usize) -> u8 {
+        match self.int.get(k) {
+            Some(&d) => d,
+            None => self.frac.get(k - self.int.len()).copied().unwrap_or(b'0'),
+        }
+    }
+
+    /// How many digits there are before the first that is not zero (all of them for zero).
+    fn leading_zeros(&self) -> usize {
         let total = self.int.len() + self.frac.len();
-        let trailing = self.int.iter().chain(self.frac.iter()).rev().take_while(|&&d| d == b'0').count();
-        let significant = total.saturating_sub(leading + trailing.min(total - leading));
-        let first_power = self.int.len() as i64 - leading as i64;
-        (all.skip(leading).take(significant), first_power.saturating_add(self.exp))
+        (0..total).find(|&k| self.digit(k) != b'0').unwrap_or(total)
     }
 
     fn is_zero(&self) -> bool {
-        self.int.iter().chain(self.frac.iter()).all(|&d| d == b'0')
+        self.leading_zeros() == self.int.len() + self.frac.len()
     }
 
+    /// Compares the absolute values: first by the power of ten of the first significant
+    /// digit, then digit by digit from there.
     fn cmp_magnitude(&self, other: &Self) -> Ordering {
         match (self.is_zero(), other.is_zero()) {
             (true, true) => return Ordering::Equal,
@@ -241,9 +246,12 @@ impl<'a> Decimal<'a> {
             (false, true) => return Ordering::Greater,
             _ => {}
         }
-        let (a, ea) = self.normalized();
-        let (b, eb) = other.normalized();
-        ea.cmp(&eb).then_with(|| a.cmp(b))
+        let (za, zb) = (self.leading_zeros(), other.leading_zeros());
+        let power = |d: &Self, z: usize| (d.int.len() as i64 - z as i64).saturating_add(d.exp);
+        power(self, za).cmp(&power(other, zb)).then_with(|| {
+            let n = (self.int.len() + self.frac.len() - za).max(other.int.len() + other.frac.len() - zb);
+            (0..n).map(|k| self.digit(za + k).cmp(&other.digit(zb + k))).find(|o| o.is_ne()).unwrap_or(Ordering::Equal)
+        })
     }
 
     fn cmp(&self, other: &Self) -> Ordering {
