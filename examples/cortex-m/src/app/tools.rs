@@ -6,10 +6,13 @@
 //!
 //! What a small server needs of the vocabulary, and no more: the `tools/call` params are
 //! read with `Lazy` (the name and the arguments, not the task, input responses or
-//! `_meta`), answers are `TextToolResult`s (text only: no encoder for images, audio or
+//! `_meta`), and so are the tools' arguments (looked up, not decoded with serde: with
+//! nothing decoded through serde, its decoder is not linked at all), answers are
+//! `TextToolResult`s (text only: no encoder for images, audio or
 //! embedded resources is linked), and the tool list is one static JSON text. Three
 //! features put the general types back, to measure what they cost (README.md, "Size"):
-//! `typed-params` decodes `CallToolParams`, `typed-lists` serializes `Tool`s,
+//! `typed-params` decodes `CallToolParams` and the arguments into structs,
+//! `typed-lists` serializes `Tool`s,
 //! `typed-results` answers with `CallToolResult`.
 
 use mcp_sansio::Instant;
@@ -20,6 +23,7 @@ use mcp_sansio::mcp::Lazy;
 use mcp_sansio::mcp::{ListToolsResult, Tool};
 use mcp_sansio::session::IncomingRequest;
 use mcp_sansio::wire::{JsonStr, RawJson};
+#[cfg(feature = "typed-params")]
 use serde::Deserialize;
 
 use crate::device::Sensor;
@@ -186,15 +190,42 @@ pub fn name_and_arguments<'e>(req: &IncomingRequest<'e>) -> Option<(Name, RawJso
     Some((name, arguments.unwrap_or(RawJson::EMPTY_OBJECT)))
 }
 
-#[derive(Deserialize)]
-struct AddArgs {
-    a: i64,
-    b: i64,
+/// `add`'s `a` and `b`, if both are integers: decoded into a struct with serde
+/// (`typed-params`), or read by looking the two members up, which links no decoder at
+/// all when nothing else decodes with serde (about 3 KB here).
+fn add_args(args: RawJson<'_>) -> Option<(i64, i64)> {
+    #[cfg(feature = "typed-params")]
+    {
+        #[derive(Deserialize)]
+        struct AddArgs {
+            a: i64,
+            b: i64,
+        }
+        let AddArgs { a, b } = args.decode().ok()?;
+        Some((a, b))
+    }
+    #[cfg(not(feature = "typed-params"))]
+    Some((args.get("a")?.as_i64()?, args.get("b")?.as_i64()?))
+}
+
+/// `read_sensor`'s `sensor` (see [`add_args`]).
+fn sensor_arg(args: RawJson<'_>) -> Option<JsonStr<'_>> {
+    #[cfg(feature = "typed-params")]
+    {
+        #[derive(Deserialize)]
+        struct SensorArgs<'a> {
+            #[serde(borrow)]
+            sensor: JsonStr<'a>,
+        }
+        args.decode::<SensorArgs<'_>>().ok().map(|a| a.sensor)
+    }
+    #[cfg(not(feature = "typed-params"))]
+    args.get("sensor")?.as_str()
 }
 
 #[inline(never)]
 pub fn add(req: &mut IncomingRequest<'_>, args: RawJson<'_>) {
-    let Ok(AddArgs { a, b }) = args.decode() else {
+    let Some((a, b)) = add_args(args) else {
         return answer(req, &error("Invalid arguments: a and b must be integers"));
     };
     let Some(sum) = a.checked_add(b) else {
@@ -205,15 +236,9 @@ pub fn add(req: &mut IncomingRequest<'_>, args: RawJson<'_>) {
     answer(req, &self::text(text.as_str()));
 }
 
-#[derive(Deserialize)]
-struct SensorArgs<'a> {
-    #[serde(borrow)]
-    sensor: JsonStr<'a>,
-}
-
 #[inline(never)]
 pub fn read_sensor(req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) {
-    let sensor = args.decode::<SensorArgs<'_>>().ok().and_then(|a| a.sensor.as_plain()).and_then(Sensor::parse);
+    let sensor = sensor_arg(args).and_then(|s| s.as_plain()).and_then(Sensor::parse);
     let Some(sensor) = sensor else {
         return answer(req, &error("Invalid arguments: sensor must be temperature or humidity"));
     };
