@@ -7,7 +7,7 @@ use crate::mcp::basic::ResultType;
 use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
 use crate::mcp::basic::tasks::TaskMetadata;
-use crate::mcp::content::{ContentBlock, ContentList, TextContent};
+use crate::mcp::content::{ContentBlock, ContentList};
 use crate::mcp::seq::{Items, Map};
 use crate::wire::{JsonStr, RawJson};
 
@@ -281,7 +281,7 @@ impl<'a> CallToolResult<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct TextToolResult<'a> {
     /// The one text block.
-    content: [TextContent<'a>; 1],
+    content: [TextBlock<'a>; 1],
     /// Structured result (2025-06-18 on), kept raw.
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<RawJson<'a>>,
@@ -293,10 +293,25 @@ pub struct TextToolResult<'a> {
     result_type: Option<ResultType<'a>>,
 }
 
+/// `{"type":"text","text":…}`: [`TextContent`] without annotations or `_meta`, whose
+/// encoders (and `_meta`'s, which can hold implementation info and capabilities) a text
+/// answer does not need.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(tag = "type", rename = "text")]
+struct TextBlock<'a> {
+    text: JsonStr<'a>,
+}
+
 impl<'a> TextToolResult<'a> {
     /// A result with the text `text`.
     pub const fn text(text: &'a str) -> Self {
-        Self { content: [TextContent::new(text)], structured_content: None, is_error: None, result_type: None }
+        Self {
+            content: [TextBlock { text: JsonStr::from_text(text) }],
+            structured_content: None,
+            is_error: None,
+            result_type: None,
+        }
     }
 
     /// A failed call with the text `text` explaining why (`isError: true`).

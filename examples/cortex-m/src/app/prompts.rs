@@ -1,8 +1,8 @@
 //! One prompt: `diagnose`, with an optional `symptom`.
 //!
 //! The list is a static JSON text, the params are read with `Lazy`, and the answer is a
-//! text-only shape (`TextContent` messages), so no `Prompt` serializer and no encoder for
-//! other content blocks is linked. `typed-lists` and `typed-params`/`typed-results` put
+//! text-only shape, so no `Prompt` serializer and no encoder for other content blocks (or
+//! for `_meta`) is linked. `typed-lists` and `typed-params`/`typed-results` put
 //! the general types back (README.md, "Size").
 
 #[cfg(not(feature = "typed-params"))]
@@ -97,7 +97,13 @@ fn answer_text(req: &mut IncomingRequest<'_>, text: &str) {
 /// writes for it).
 #[cfg(not(feature = "typed-results"))]
 fn answer_text(req: &mut IncomingRequest<'_>, text: &str) {
-    use mcp_sansio::mcp::TextContent;
+    /// `{"type":"text","text":…}` (`TextContent` without annotations and `_meta`, whose
+    /// encoders this answer does not need).
+    #[derive(serde::Serialize)]
+    #[serde(tag = "type", rename = "text")]
+    struct TextContent<'a> {
+        text: &'a str,
+    }
     #[derive(serde::Serialize)]
     struct Message<'a> {
         role: MessageRole,
@@ -110,7 +116,7 @@ fn answer_text(req: &mut IncomingRequest<'_>, text: &str) {
     }
     let result = Result {
         description: "Device check",
-        messages: [Message { role: MessageRole::User, content: TextContent::new(text) }],
+        messages: [Message { role: MessageRole::User, content: TextContent { text } }],
     };
     answer(req, &result);
 }

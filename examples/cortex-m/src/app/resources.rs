@@ -2,8 +2,8 @@
 //!
 //! The list pages are cut from a static table of JSON texts (the bytes the `Resource`s
 //! serialize to), the params are read with `Lazy`, and a read is answered with a
-//! text-only shape (`TextResourceContents`): no `Resource` serializer and no encoder for
-//! binary contents is linked. `typed-lists`, `typed-params` and `typed-results` put the
+//! text-only shape: no `Resource` serializer and no encoder for binary contents (or for
+//! `_meta`) is linked. `typed-lists`, `typed-params` and `typed-results` put the
 //! general types back (README.md, "Size").
 
 use mcp_sansio::Instant;
@@ -140,19 +140,20 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
     }
     #[cfg(not(feature = "typed-results"))]
     {
-        use mcp_sansio::mcp::TextResourceContents;
+        /// `TextResourceContents` without `_meta`, whose encoder this answer does not need.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Contents<'a> {
+            uri: &'a str,
+            mime_type: &'a str,
+            text: &'a str,
+        }
         /// The `resources/read` result for text (the bytes `ReadResourceResult` writes).
         #[derive(serde::Serialize)]
         struct Read<'a> {
-            contents: [TextResourceContents<'a>; 1],
+            contents: [Contents<'a>; 1],
         }
-        let contents = TextResourceContents {
-            uri: JsonStr::from_text(uri),
-            mime_type: Some(JsonStr::from_text(mime)),
-            text: JsonStr::from_text(body),
-            meta: None,
-        };
-        answer(req, &Read { contents: [contents] });
+        answer(req, &Read { contents: [Contents { uri, mime_type: mime, text: body }] });
     }
 }
 
