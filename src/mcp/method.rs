@@ -169,8 +169,14 @@ macro_rules! methods {
             /// The name on the wire: the specification's for known methods, the raw text
             /// (still escaped, if it was) for others.
             pub fn name(&self) -> &'a str {
-                if let (true, Some(spec)) = (crate::wire::COMPACT, self.spec()) {
-                    return spec.name;
+                if crate::wire::COMPACT {
+                    return match self.spec() {
+                        Some(spec) => spec.name,
+                        None => match self {
+                            Method::Other(s) => core::str::from_utf8(s.raw()).unwrap_or_default(),
+                            _ => "",
+                        },
+                    };
                 }
                 match self {
                     $( Method::$variant => $name, )*
