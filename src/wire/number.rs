@@ -189,31 +189,36 @@ impl<'a> Decimal<'a> {
     /// Reads a validated number token. Malformed input (never produced by the scanner)
     /// reads as some value without panicking.
     fn of(token: &'a [u8]) -> Self {
-        let (negative, rest) = match token.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, token),
+        let negative = token.first() == Some(&b'-');
+        let digits_end = |from: usize| {
+            from + token.get(from..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count()
         };
-        let int_len = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-        let int = &rest[..int_len];
-        let mut rest = &rest[int_len..];
+        let mut i = usize::from(negative);
+        let end = digits_end(i);
+        let int = token.get(i..end).unwrap_or_default();
+        i = end;
         let mut frac: &[u8] = &[];
-        if rest.first() == Some(&b'.') {
-            let n = rest[1..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len() - 1);
-            frac = &rest[1..1 + n];
-            rest = &rest[1 + n..];
+        if token.get(i) == Some(&b'.') {
+            let end = digits_end(i + 1);
+            frac = token.get(i + 1..end).unwrap_or_default();
+            i = end;
         }
         let mut exp: i64 = 0;
-        if let Some((b'e' | b'E', e)) = rest.split_first() {
-            let (sign, digits) = match e.split_first() {
-                Some((b'-', d)) => (-1, d),
-                Some((b'+', d)) => (1, d),
-                _ => (1, e),
-            };
-            // Saturate: beyond ±10^18 no two distinct exponents matter for ordering
-            // tokens of sane length.
-            let magnitude =
-                digits.iter().fold(0i64, |a, d| a.saturating_mul(10).saturating_add(i64::from(d.wrapping_sub(b'0'))));
-            exp = sign * magnitude;
+        if matches!(token.get(i), Some(b'e' | b'E')) {
+            let negative_exp = token.get(i + 1) == Some(&b'-');
+            i += 1 + usize::from(matches!(token.get(i + 1), Some(b'+' | b'-')));
+            // Exact up to nine digits, then saturated at 10^9: past that every exponent
+            // outweighs any digit count a token in memory can have, and all compare alike.
+            // (32-bit arithmetic: no 64-bit overflow-checked multiplication routine.)
+            let mut magnitude = 0u32;
+            for &d in token.get(i..).unwrap_or_default() {
+                magnitude = if magnitude < 100_000_000 {
+                    magnitude * 10 + u32::from(d.wrapping_sub(b'0'))
+                } else {
+                    1_000_000_000
+                };
+            }
+            exp = if negative_exp { -i64::from(magnitude) } else { i64::from(magnitude) };
         }
         Decimal { negative, int, frac, exp }
     }
@@ -442,6 +447,8 @@ mod tests {
     #[test]
     fn order_is_exact() {
         let sorted = [
+            "-1e1000000000",
+            "-1e999999999",
             "-1e400",
             "-1e300",
             "-2",
@@ -463,6 +470,10 @@ mod tests {
             "100",
             "1e300",
             "1e400",
+            "1e100000000",
+            "1e100000001",
+            "1e999999999",
+            "1e1000000000",
         ];
         for (i, a) in sorted.iter().enumerate() {
             for (j, b) in sorted.iter().enumerate() {
