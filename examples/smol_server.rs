@@ -12,16 +12,16 @@ use std::time::Duration;
 
 use futures_lite::{AsyncReadExt, AsyncWriteExt, FutureExt};
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{Config, Endpoint, Event, Output};
+use mcp_sansio::session::{Config, Endpoint, Event, Output, PendingRequest};
 use mcp_sansio::time::Clock;
-use mcp_sansio::wire::{ErrorCode, RawJson, RequestId};
+use mcp_sansio::wire::{ErrorCode, RawJson};
 
 /// What can wake the loop.
 enum Wake {
     Input(usize),
     Eof,
     Deadline,
-    SleepDone(RequestId),
+    SleepDone(PendingRequest),
 }
 
 fn main() -> std::io::Result<()> {
@@ -33,7 +33,7 @@ fn main() -> std::io::Result<()> {
         let mut ep: Endpoint<'_, 8, 32> = Endpoint::new(config, &mut rx, &mut tx, clock.now()).unwrap();
         let mut stdin = smol::Unblock::new(std::io::stdin());
         let mut stdout = smol::Unblock::new(std::io::stdout());
-        let (done_tx, done_rx) = smol::channel::unbounded::<RequestId>();
+        let (done_tx, done_rx) = smol::channel::unbounded::<PendingRequest>();
         let mut sleepers: HashMap<String, smol::Task<()>> = HashMap::new();
         let mut buf = vec![0u8; 64 * 1024];
         let mut pending: Vec<u8> = Vec::new();
@@ -46,7 +46,7 @@ fn main() -> std::io::Result<()> {
             let next_timeout = loop {
                 match ep.poll_output() {
                     Output::Transmit(bytes) => {
-                        stdout.write_all(bytes).await?;
+                        stdout.write_all(&bytes).await?;
                     }
                     Output::Event(Event::Request(mut req)) => match req.method {
                         Method::ToolsList => {
@@ -63,7 +63,7 @@ fn main() -> std::io::Result<()> {
                                 .and_then(|a| a.get("ms"))
                                 .and_then(|m| m.as_u64())
                                 .unwrap_or(1000);
-                            let id = req.id_owned();
+                            let id = req.pending();
                             let done = done_tx.clone();
                             let key = id.to_string();
                             // The work runs as a task; the loop keeps serving meanwhile.
@@ -79,7 +79,7 @@ fn main() -> std::io::Result<()> {
                             req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found").unwrap();
                         }
                     },
-                    Output::Event(Event::Cancelled { id, .. }) => {
+                    Output::Event(Event::Cancelled { request: id, .. }) => {
                         // Dropping a smol task cancels it.
                         sleepers.remove(&id.to_string());
                     }
@@ -140,7 +140,7 @@ fn main() -> std::io::Result<()> {
                     sleepers.remove(&id.to_string());
                     let result = RawJson::parse(br#"{"content":[{"type":"text","text":"slept"}]}"#).unwrap();
                     // Suppressed (nothing sent) if the client cancelled meanwhile.
-                    let _ = ep.respond(id.as_ref(), &result);
+                    let _ = ep.respond(&id, &result);
                 }
             }
         }

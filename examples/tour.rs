@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use mcp_sansio::mcp::{Method, Role};
 use mcp_sansio::session::{
-    Config, CursorCodec, Endpoint, Event, Misbehavior, Output, Page, PageWalker, RequestOptions,
+    Config, CursorCodec, Endpoint, Event, Misbehavior, Output, Page, PageWalker, PendingRequest, RequestOptions,
 };
 use mcp_sansio::time::Instant;
-use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson, RequestId};
+use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson};
 
 const TOOLS: [&str; 5] = [
     r#"{"name":"echo","description":"Repeat the text","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}"#,
@@ -34,7 +34,7 @@ fn buffer(n: usize) -> &'static mut [u8] {
 struct ServerApp {
     cursors: CursorCodec,
     /// The `count` call in progress: its id and how far it got.
-    counting: Option<(RequestId, u32)>,
+    counting: Option<(PendingRequest, u32)>,
 }
 
 impl ServerApp {
@@ -77,7 +77,7 @@ impl ServerApp {
                     req.respond(&CallResult { content: [Content { r#type: "text", text }] }).unwrap();
                 } else if name.is_some_and(|n| n.eq_str("count")) || name.is_some_and(|n| n.eq_str("forever")) {
                     // Long-running: answered later, from the main loop.
-                    self.counting = Some((req.id_owned(), 0));
+                    self.counting = Some((req.pending(), 0));
                 } else {
                     req.respond_error(ErrorCode::INVALID_PARAMS, "Unknown tool").unwrap();
                 }
@@ -143,7 +143,7 @@ impl Demo {
                         for line in bytes.split_inclusive(|&b| b == b'\n') {
                             show_line("client → server", line.strip_suffix(b"\n").unwrap_or(line));
                         }
-                        self.c2s.extend_from_slice(bytes);
+                        self.c2s.extend_from_slice(&bytes);
                     }
                     Output::Event(ev) => {
                         describe("client", &ev);
@@ -161,7 +161,7 @@ impl Demo {
                         for line in bytes.split_inclusive(|&b| b == b'\n') {
                             show_line("server → client", line.strip_suffix(b"\n").unwrap_or(line));
                         }
-                        self.s2c.extend_from_slice(bytes);
+                        self.s2c.extend_from_slice(&bytes);
                     }
                     Output::Event(mut ev) => {
                         describe("server", &ev);
@@ -220,7 +220,7 @@ fn describe(side: &str, ev: &Event<'_>) {
         ),
         Event::TimedOut { id, .. } => format!("request {id} timed out; the endpoint sent notifications/cancelled"),
         Event::Failed { id, reason, .. } => format!("request {id} failed: {reason}"),
-        Event::Cancelled { id, reason } => format!(
+        Event::Cancelled { request: id, reason } => format!(
             "the peer cancelled request {id} ({}); its answer will be suppressed",
             reason.map(|r| r.to_string()).unwrap_or_default()
         ),
@@ -282,10 +282,10 @@ fn main() {
     let (id, _) = demo.app.counting.take().unwrap();
     for step in 1..=3 {
         demo.advance(Duration::from_secs(1));
-        demo.server.send_progress(id.as_ref(), step as f64, Some(3.0), Some("counting")).unwrap();
+        demo.server.send_progress(&id, step as f64, Some(3.0), Some("counting")).unwrap();
         demo.run();
     }
-    demo.server.respond(id.as_ref(), &RawJson::parse(br#"{"content":[{"type":"text","text":"3"}]}"#).unwrap()).unwrap();
+    demo.server.respond(&id, &RawJson::parse(br#"{"content":[{"type":"text","text":"3"}]}"#).unwrap()).unwrap();
     demo.run();
 
     say("5. Cancellation: the client gives up on a long call; the server is told and never answers it.");
@@ -295,7 +295,7 @@ fn main() {
     demo.client.cancel(demo.now, &long, Some("the user pressed stop")).unwrap();
     demo.run();
     let (id, _) = demo.app.counting.take().unwrap();
-    let outcome = demo.server.respond(id.as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
+    let outcome = demo.server.respond(&id, &RawJson::EMPTY_OBJECT).unwrap();
     println!("   the server's handler finished anyway; respond() says {outcome:?}: nothing was sent");
     demo.run();
 
@@ -307,7 +307,7 @@ fn main() {
     demo.advance(Duration::from_secs(5));
     println!("   The server's handler finishes later; the request was cancelled, so its answer is never sent:");
     let (id, _) = demo.app.counting.take().unwrap();
-    let _ = demo.server.respond(id.as_ref(), &RawJson::EMPTY_OBJECT);
+    let _ = demo.server.respond(&id, &RawJson::EMPTY_OBJECT);
     demo.run();
 
     say(
@@ -318,7 +318,8 @@ fn main() {
         b"{\"jsonrpc\":\"1.0\",\"id\":10,\"method\":\"tools/list\"}\n",
     ] {
         show_line("client → server (injected)", line.strip_suffix(b"\n").unwrap());
-        demo.server.handle_input(demo.now, line);
+        let taken = demo.server.handle_input(demo.now, line);
+        assert_eq!(taken, line.len(), "the buffer has room");
         demo.run();
     }
     let echo = RawJson::parse(br#"{"name":"echo","arguments":{"text":"still here \ud83d\ude00"}}"#).unwrap();

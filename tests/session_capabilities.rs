@@ -194,7 +194,7 @@ fn unknown_methods_go_to_the_application() {
             r#"{"jsonrpc":"2.0","method":"x/notice"}"#.to_string()
         ]
     );
-    p.server.ep.respond_error(id.as_ref(), mcp_sansio::wire::ErrorCode::METHOD_NOT_FOUND, "Method not found").unwrap();
+    p.server.respond_error(&id, mcp_sansio::wire::ErrorCode::METHOD_NOT_FOUND, "Method not found").unwrap();
     p.drive();
     assert_eq!(
         p.client.take(),
@@ -385,4 +385,39 @@ fn capabilities_are_read_from_the_handshake() {
     assert!(!client_caps.contains(Capability::ElicitationUrl));
     assert_eq!(p.server.ep.capabilities(), server_caps);
     assert_eq!(p.client.ep.capabilities(), client_caps);
+}
+
+#[test]
+fn typed_capabilities_and_info_go_out_as_json_and_gate_like_it() {
+    use mcp_sansio::mcp::{Capability, ClientCapabilities, Implementation, ListChanged, Role, ServerCapabilities};
+    use mcp_sansio::session::ConfigError;
+    let server = Config::new(Role::Server, Implementation::new("typed-server", "3.0.0"))
+        .capabilities(ServerCapabilities::new().tools(ListChanged::YES).logging());
+    let client = Config::new(Role::Client, Implementation::new("typed-client", "0.1.0"))
+        .capabilities(ClientCapabilities::new().roots(ListChanged::NO).sampling());
+    let mut p = Pair::with(client, server);
+    p.drive();
+    let sent = p.client.sent_lines();
+    assert_eq!(
+        sent[0],
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{},"sampling":{}},"clientInfo":{"name":"typed-client","version":"0.1.0"}}}"#
+    );
+    assert_eq!(
+        p.server.sent_lines()[0],
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"typed-server","version":"3.0.0"}}}"#
+    );
+    assert!(p.server.ep.capabilities().contains(Capability::ToolsListChanged));
+    assert!(!p.server.ep.capabilities().contains(Capability::Prompts));
+    assert!(p.server.ep.peer_capabilities().contains(Capability::Sampling));
+    // The server did not declare prompts: the endpoint refuses prompts/list for it.
+    p.client.take();
+    p.inject_to_server(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"prompts/list\"}\n");
+    assert_eq!(
+        p.server.take().last(),
+        Some(&Ev::Misbehavior("RequestRefused(9, prompts/list, -32601, CapabilityNotDeclared)".into()))
+    );
+    // The other role's typed capabilities are a mistake the constructor reports.
+    let wrong = Config::new(Role::Client, Implementation::new("c", "1")).capabilities(ServerCapabilities::new());
+    let made = Ep::new(wrong, leak(1024), leak(1024), mcp_sansio::Instant::ZERO);
+    assert_eq!(made.err(), Some(ConfigError::NotAnObject));
 }

@@ -155,7 +155,7 @@ fn peer_eof_fails_pending_requests_flushes_answers_then_closes() {
     assert_eq!(ev, vec![Ev::Request { id: id.to_string(), method: "tools/list".into(), params: None }]);
     // Not closed yet: the server still owes an answer.
     assert!(!p.server.ep.is_closed());
-    p.server.ep.respond(id.as_ref(), &raw(br#"{"tools":[]}"#)).unwrap();
+    p.server.respond(&id, &raw(br#"{"tools":[]}"#)).unwrap();
     p.drive();
     assert_eq!(p.server.take(), vec![Ev::Closed { reason: "PeerClosed".into() }]);
     assert!(p.server.sent_lines().last().unwrap().contains(r#""result":{"tools":[]}"#));
@@ -197,7 +197,7 @@ fn initialize_times_out() {
     p.advance(std::time::Duration::from_secs(30));
     assert_eq!(p.client.take(), vec![Ev::Closed { reason: "InitializeTimedOut".into() }]);
     let _ = Role::Client;
-    let _ = Config::new;
+    let _: fn(mcp_sansio::Role, mcp_sansio::wire::RawJson<'static>) -> Config<'static> = Config::new;
 }
 
 // ---- the handshake, byte for byte, for every handshake version --------------------

@@ -39,10 +39,10 @@ fn serve_pages(p: &mut Pair, codec: &CursorCodec, items: &[String]) -> usize {
                     tools: items[start..end].iter().map(|n| Tool { name: n.clone() }).collect(),
                     next: (end < items.len()).then(|| cursor.as_str()),
                 };
-                p.server.ep.respond(id.as_ref(), &page).unwrap();
+                p.server.respond(&id, &page).unwrap();
             }
             Err(e) => {
-                p.server.ep.respond_error(id.as_ref(), e.code(), e.message()).unwrap();
+                p.server.respond_error(&id, e.code(), e.message()).unwrap();
             }
         }
         served += 1;
@@ -176,7 +176,7 @@ fn walk_broken(max_pages: u32, next: impl Fn(u32) -> String) -> (Result<Page, Pa
         p.drive();
         p.server.take();
         let body = format!(r#"{{"tools":[],"nextCursor":"{}"}}"#, next(page));
-        p.server.ep.respond(id.as_ref(), &RawJson::parse(body.as_bytes()).unwrap()).unwrap();
+        p.server.respond(&id, &RawJson::parse(body.as_bytes()).unwrap()).unwrap();
         p.drive();
         let Some(Ev::Response { result, .. }) = p.client.take().pop() else { panic!() };
         page += 1;

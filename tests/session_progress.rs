@@ -89,7 +89,7 @@ fn progress_flows_server_to_client_byte_for_byte() {
         .unwrap();
     p.drive();
     p.server.take();
-    let r = id.as_ref();
+    let r = &p.server.pending_for(&id);
     p.server.ep.send_progress(r, 0.5, None, None).unwrap();
     p.server.ep.send_progress(r, 1.0, Some(4.0), None).unwrap();
     p.server.ep.send_progress(r, 2.0, Some(4.0), Some("half \"way\"\n")).unwrap();
@@ -124,7 +124,7 @@ fn the_sender_enforces_strictly_increasing_finite_values() {
         .send_request(p.now, "tools/call", Some(&raw(br#"{"name":"t"}"#)), RequestOptions::with_progress())
         .unwrap();
     p.drive();
-    let r = id.as_ref();
+    let r = &p.server.pending_for(&id);
     p.server.ep.send_progress(r, 3.0, None, None).unwrap();
     for bad in [3.0, 2.0, -1.0] {
         assert_eq!(p.server.ep.send_progress(r, bad, None, None), Err(SendError::ProgressNotIncreasing));
@@ -144,11 +144,11 @@ fn the_sender_enforces_strictly_increasing_finite_values() {
     );
     // After the response, no more progress.
     p.server.ep.respond(r, &raw(br#"{"content":[]}"#)).unwrap();
-    assert_eq!(p.server.ep.send_progress(r, 4.0, None, None), Err(SendError::UnknownRequest));
+    assert_eq!(p.server.ep.send_progress(r, 4.0, None, None), Err(SendError::AlreadyAnswered));
     // A request that did not ask gets none.
     let plain = p.client.ep.send_request(p.now, "tools/list", NO_PARAMS, RequestOptions::default()).unwrap();
     p.drive();
-    assert_eq!(p.server.ep.send_progress(plain.as_ref(), 1.0, None, None), Err(SendError::NoProgressToken));
+    assert_eq!(p.server.send_progress(&plain, 1.0, None, None), Err(SendError::NoProgressToken));
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn the_receiver_drops_what_does_not_increase_or_belongs_to_nothing() {
     );
     assert!(p.client.new_lines().is_empty(), "progress is never answered");
     // After the response the token is dead.
-    p.server.ep.respond(asked.as_ref(), &raw(br#"{"content":[]}"#)).unwrap();
+    p.server.respond(&asked, &raw(br#"{"content":[]}"#)).unwrap();
     p.drive();
     p.client.take();
     p.play_server(format!("{}\n", progress_line("2", r#""progress":100"#)).as_bytes());
@@ -225,7 +225,7 @@ fn progress_flows_client_to_server_with_the_peers_own_token() {
         )]
     );
     p.client.take();
-    p.client.ep.send_progress(id.as_ref(), 1.0, None, Some("thinking")).unwrap();
+    p.client.send_progress(&id, 1.0, None, Some("thinking")).unwrap();
     p.drive();
     assert_eq!(
         p.server.take(),
@@ -242,10 +242,10 @@ fn progress_flows_client_to_server_with_the_peers_own_token() {
     let s9 = RequestId::string("s9").unwrap();
     let s10 = RequestId::string("s10").unwrap();
     let s11 = RequestId::string("s11").unwrap();
-    p.client.ep.send_progress(s9.as_ref(), 1.0, None, None).unwrap();
-    p.client.ep.send_progress(s10.as_ref(), 1.0, None, None).unwrap();
+    p.client.send_progress(&s9, 1.0, None, None).unwrap();
+    p.client.send_progress(&s10, 1.0, None, None).unwrap();
     // A token that is neither a string nor an integer is not a token.
-    assert_eq!(p.client.ep.send_progress(s11.as_ref(), 1.0, None, None), Err(SendError::NoProgressToken));
+    assert_eq!(p.client.send_progress(&s11, 1.0, None, None), Err(SendError::NoProgressToken));
     p.client.drain();
     p.client.pipe.clear();
     assert_eq!(
@@ -266,7 +266,8 @@ fn integer_progress_and_no_message_before_2025_03_26() {
         let params = RawJson::parse(br#"{"name":"x"}"#).unwrap();
         let id = p.client.ep.send_request(p.now, "tools/call", Some(&params), RequestOptions::with_progress()).unwrap();
         p.drive();
-        p.server.ep.send_progress(id.as_ref(), 3u32, Some(10u32), Some("three")).unwrap();
+        let request = p.server.pending_for(&id);
+        p.server.ep.send_progress(&request, 3u32, Some(10u32), Some("three")).unwrap();
         p.drive();
         let line = p.server.sent_lines().pop().unwrap();
         let message = if with_message { r#","message":"three""# } else { "" };

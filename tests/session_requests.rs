@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use common::*;
 use mcp_sansio::session::{RequestOptions, Responded, SendError};
-use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson, RequestIdRef};
+use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson};
 
 fn call(p: &mut Pair, options: RequestOptions) -> mcp_sansio::wire::RequestId {
     let params = raw(br#"{"name":"slow","arguments":{"n":1}}"#);
@@ -27,7 +27,7 @@ fn request_response_round_trip_carries_the_method() {
         }]
     );
     let result = raw(br#"{"content":[{"type":"text","text":"done"}]}"#);
-    assert_eq!(p.server.ep.respond(id.as_ref(), &result), Ok(Responded::Sent));
+    assert_eq!(p.server.respond(&id, &result), Ok(Responded::Sent));
     p.drive();
     assert_eq!(
         p.client.take(),
@@ -70,7 +70,7 @@ fn timeout_sends_cancelled_and_drops_the_late_response() {
     assert_eq!(p.client.take(), vec![Ev::TimedOut { id: id.to_string() }]);
     assert_eq!(p.server.take(), vec![Ev::Cancelled { id: id.to_string(), reason: Some("Request timed out".into()) }]);
     // The server's handler finishes anyway: its answer is suppressed, not sent.
-    assert_eq!(p.server.ep.respond(id.as_ref(), &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
+    assert_eq!(p.server.respond(&id, &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
     p.drive();
     assert!(p.client.take().is_empty());
     // A response crossing the cancellation is dropped with an event.
@@ -90,7 +90,7 @@ fn progress_resets_the_idle_timeout_but_not_the_cap() {
         if p.client.events.iter().any(|e| matches!(e, Ev::TimedOut { .. })) {
             break;
         }
-        p.server.ep.send_progress(id.as_ref(), step as f64, Some(10.0), Some("working")).unwrap();
+        p.server.send_progress(&id, step as f64, Some(10.0), Some("working")).unwrap();
         p.drive();
     }
     let events = p.client.take();
@@ -106,10 +106,10 @@ fn progress_must_increase_and_stops_with_the_response() {
     let mut p = Pair::ready();
     let id = call(&mut p, RequestOptions::with_progress());
     p.drive();
-    p.server.ep.send_progress(id.as_ref(), 1.0, None, None).unwrap();
-    assert_eq!(p.server.ep.send_progress(id.as_ref(), 1.0, None, None), Err(SendError::ProgressNotIncreasing));
-    p.server.ep.respond(id.as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
-    assert_eq!(p.server.ep.send_progress(id.as_ref(), 2.0, None, None), Err(SendError::UnknownRequest));
+    p.server.send_progress(&id, 1.0, None, None).unwrap();
+    assert_eq!(p.server.send_progress(&id, 1.0, None, None), Err(SendError::ProgressNotIncreasing));
+    p.server.respond(&id, &RawJson::EMPTY_OBJECT).unwrap();
+    assert_eq!(p.server.send_progress(&id, 2.0, None, None), Err(SendError::AlreadyAnswered));
     // A peer that sends non-increasing or unknown progress gets its messages dropped.
     p.drive();
     p.client.take();
@@ -153,7 +153,7 @@ fn outbound_cancel_frees_the_slot_and_drops_the_answer() {
             Ev::Cancelled { id: "2".into(), reason: Some("user pressed stop".into()) },
         ]
     );
-    assert_eq!(p.server.ep.respond(id.as_ref(), &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
+    assert_eq!(p.server.respond(&id, &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
     p.drive();
     assert!(p.client.take().is_empty());
 }
@@ -192,10 +192,7 @@ fn inbound_duplicate_id_in_flight_gets_invalid_request() {
         r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Request id is already in use by a request in flight"}}"#
     );
     // Once answered, the id may be used again.
-    p.server
-        .ep
-        .respond(RequestIdRef::from(&mcp_sansio::wire::RequestId::from_u64(5)), &raw(br#"{"tools":[]}"#))
-        .unwrap();
+    p.server.respond(&mcp_sansio::wire::RequestId::from_u64(5), &raw(br#"{"tools":[]}"#)).unwrap();
     p.inject_to_server(line);
     assert_eq!(
         p.server.take().last().unwrap(),
@@ -208,7 +205,7 @@ fn errors_come_back_with_their_method() {
     let mut p = Pair::ready();
     let id = call(&mut p, RequestOptions::default());
     p.drive();
-    p.server.ep.respond_error(id.as_ref(), ErrorCode::INVALID_PARAMS, "Unknown tool: slow").unwrap();
+    p.server.respond_error(&id, ErrorCode::INVALID_PARAMS, "Unknown tool: slow").unwrap();
     p.drive();
     assert_eq!(
         p.client.take(),

@@ -37,7 +37,7 @@ fn peer_eof_with_requests_in_flight_both_ways() {
         p.client.ep.send_request(p.now, "tools/list", NO_PARAMS, RequestOptions::default()),
         Err(SendError::Closed)
     );
-    assert_eq!(p.client.ep.respond(s1.as_ref(), &raw(br#"{"roots":[]}"#)), Ok(Responded::Sent));
+    assert_eq!(p.client.respond(&s1, &raw(br#"{"roots":[]}"#)), Ok(Responded::Sent));
     p.drive();
     assert_eq!(p.client.take(), vec![Ev::Closed { reason: "PeerClosed".into() }]);
     assert_eq!(
@@ -50,7 +50,7 @@ fn peer_eof_with_requests_in_flight_both_ways() {
     );
     assert!(p.client.ep.is_closed());
     assert_eq!(p.client.ep.state(), State::Closed);
-    assert_eq!(p.client.ep.respond(s1.as_ref(), &raw(b"{}")), Err(SendError::UnknownRequest));
+    assert_eq!(p.client.respond(&s1, &raw(b"{}")), Err(SendError::AlreadyAnswered));
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn answers_queued_before_eof_are_flushed_first() {
     loop {
         match server.ep.poll_output() {
             Output::Transmit(b) => {
-                for line in String::from_utf8_lossy(b).lines() {
+                for line in String::from_utf8_lossy(&b).lines() {
                     log.push(format!("tx {line}"));
                 }
             }
@@ -143,7 +143,7 @@ fn local_close_fails_ours_abandons_theirs_and_flushes() {
     );
     assert_eq!(p.client.ep.cancel(p.now, &c1, None), Err(SendError::Closed));
     // The server's request is abandoned: it can no longer be answered.
-    assert!(p.client.ep.respond(s1.as_ref(), &raw(b"{}")).is_err());
+    assert!(p.client.respond(&s1, &raw(b"{}")).is_err());
     p.client.drain();
     assert_eq!(
         p.client.take(),
@@ -154,7 +154,7 @@ fn local_close_fails_ours_abandons_theirs_and_flushes() {
     );
     assert_eq!(p.client.new_lines(), vec![r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#]);
     // Input after the close is taken and ignored.
-    p.server.ep.respond(c1.as_ref(), &raw(br#"{"tools":[]}"#)).unwrap();
+    p.server.respond(&c1, &raw(br#"{"tools":[]}"#)).unwrap();
     p.drive();
     assert!(p.client.take().is_empty());
     assert!(p.client.new_lines().is_empty());
@@ -201,8 +201,8 @@ fn a_full_transmit_buffer_delays_auto_replies_and_refuses_commands() {
     // The application answers without draining: the second answer does not fit.
     let result_text = big_result(700);
     let result = RawJson::parse(result_text.as_bytes()).unwrap();
-    assert_eq!(p.server.ep.respond(ids[0].as_ref(), &result), Ok(Responded::Sent));
-    let Err(SendError::TxFull { needed, available }) = p.server.ep.respond(ids[1].as_ref(), &result) else { panic!() };
+    assert_eq!(p.server.respond(&ids[0], &result), Ok(Responded::Sent));
+    let Err(SendError::TxFull { needed, available }) = p.server.respond(&ids[1], &result) else { panic!() };
     assert!(needed > available);
     assert_eq!(needed, format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result_text}}}"#, ids[1]).len() + 1);
     // Nothing changed: that request is still owed.
@@ -214,7 +214,7 @@ fn a_full_transmit_buffer_delays_auto_replies_and_refuses_commands() {
     let ping_line = std::mem::take(&mut p.client.pipe);
     assert_eq!(p.server.ep.handle_input(p.now, &ping_line), ping_line.len());
     let first = match p.server.ep.poll_output() {
-        Output::Transmit(b) => String::from_utf8_lossy(b).into_owned(),
+        Output::Transmit(b) => String::from_utf8_lossy(&b).into_owned(),
         other => panic!("{other:?}"),
     };
     assert!(first.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"content""#, ids[0])));
@@ -224,9 +224,9 @@ fn a_full_transmit_buffer_delays_auto_replies_and_refuses_commands() {
     // Draining on: the bytes count as written, the ping is processed, the pong goes out.
     p.server.drain();
     // Retry after the drain: everything fits now.
-    assert_eq!(p.server.ep.respond(ids[1].as_ref(), &result), Ok(Responded::Sent));
+    assert_eq!(p.server.respond(&ids[1], &result), Ok(Responded::Sent));
     p.server.drain();
-    assert_eq!(p.server.ep.respond(ids[2].as_ref(), &result), Ok(Responded::Sent));
+    assert_eq!(p.server.respond(&ids[2], &result), Ok(Responded::Sent));
     p.drive();
     let heads: Vec<String> =
         p.server.new_lines().iter().map(|l| l[..l.find(",\"result\"").unwrap()].to_string()).collect();
@@ -296,14 +296,14 @@ fn a_full_transmit_buffer_refuses_every_command_the_same_way() {
     assert!(full(client.ep.send_notification(now, "x/pad", Some(&pad))));
     assert!(full(client.ep.cancel(now, &id, Some(&"c".repeat(200)))));
     let sid = RequestId::string("s").unwrap();
-    assert!(full(client.ep.send_progress(sid.as_ref(), 1.0, Some(2.0), Some(&"m".repeat(200)))));
-    assert!(full(client.ep.respond(sid.as_ref(), &pad).map(drop)));
+    assert!(full(client.send_progress(&sid, 1.0, Some(2.0), Some(&"m".repeat(200))).map(drop)));
+    assert!(full(client.respond(&sid, &pad).map(drop)));
     // All refused without effect: the request is still live, the peer's still owed.
     assert_eq!(client.ep.requests_in_flight(), 1);
     assert_eq!(client.ep.peer_requests_in_flight(), 1);
     client.drain();
-    client.ep.send_progress(sid.as_ref(), 1.0, Some(2.0), None).unwrap();
-    client.ep.respond(sid.as_ref(), &raw(br#"{"roots":[]}"#)).unwrap();
+    client.send_progress(&sid, 1.0, Some(2.0), None).unwrap();
+    client.respond(&sid, &raw(br#"{"roots":[]}"#)).unwrap();
     client.ep.cancel(now, &id, None).unwrap();
     client.drain();
     let lines = client.sent_lines();
@@ -384,7 +384,7 @@ fn a_server_answers_broken_requests_and_unreadable_lines_only() {
                 p.server.take(),
                 vec![Ev::Request { id: id.to_string(), method: "tools/list".into(), params: None }]
             );
-            p.server.ep.respond(id.as_ref(), &raw(br#"{"tools":[]}"#)).unwrap();
+            p.server.respond(&id, &raw(br#"{"tools":[]}"#)).unwrap();
             p.drive();
             assert_eq!(p.client.take().len(), 1);
             p.server.new_lines();
@@ -428,6 +428,10 @@ fn oversized_lines_are_skipped_and_reported() {
     let input = format!(
         "{long}\n{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}}\n{long}\r\n{{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}}\n"
     );
+    let too_long = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32600,"message":"Invalid Request: message of {} bytes exceeds the 255-byte limit"}}}}"#,
+        long.len()
+    );
     for chunk in [1, 7, 255, 256, 257, 5000] {
         for part in input.as_bytes().chunks(chunk) {
             let mut rest = part;
@@ -440,24 +444,32 @@ fn oversized_lines_are_skipped_and_reported() {
         assert_eq!(
             server.take(),
             vec![
-                Ev::Misbehavior(format!("LineTooLong({})", long.len())),
-                Ev::Misbehavior(format!("LineTooLong({})", long.len()))
+                Ev::Misbehavior(format!("LineTooLong({}, replied)", long.len())),
+                Ev::Misbehavior(format!("LineTooLong({}, replied)", long.len()))
             ],
             "chunk {chunk}"
         );
-        // No reply to what could not be read; the lines after it are fine.
+        // The id was in the part that could be read, so the request is answered; the
+        // lines after it are fine.
         assert_eq!(
             server.new_lines(),
-            vec![r#"{"jsonrpc":"2.0","id":2,"result":{}}"#, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#],
+            vec![
+                too_long.as_str(),
+                r#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+                too_long.as_str(),
+                r#"{"jsonrpc":"2.0","id":3,"result":{}}"#
+            ],
             "chunk {chunk}"
         );
     }
     // A whole message handed in by a message transport, larger than the buffer.
     assert!(server.ep.handle_frame(now, long.as_bytes()));
     server.drain();
-    assert_eq!(server.take(), vec![Ev::Misbehavior(format!("LineTooLong({})", long.len()))]);
-    assert!(server.new_lines().is_empty());
+    assert_eq!(server.take(), vec![Ev::Misbehavior(format!("LineTooLong({}, replied)", long.len()))]);
+    // A frame also takes a byte for its origin mark in the buffer.
+    assert_eq!(server.new_lines(), vec![too_long.replace("255-byte", "254-byte")]);
     // Two in a row without a drain between: the second waits, and both are reported.
+    // Its first 900 bytes show the id too.
     assert!(server.ep.handle_frame(now, long.as_bytes()));
     assert!(!server.ep.handle_frame(now, &long.as_bytes()[..900]));
     server.drain();
@@ -465,8 +477,23 @@ fn oversized_lines_are_skipped_and_reported() {
     server.drain();
     assert_eq!(
         server.take(),
-        vec![Ev::Misbehavior(format!("LineTooLong({})", long.len())), Ev::Misbehavior("LineTooLong(900)".into())]
+        vec![
+            Ev::Misbehavior(format!("LineTooLong({}, replied)", long.len())),
+            Ev::Misbehavior("LineTooLong(900, replied)".into())
+        ]
     );
+    server.new_lines();
+    // Nothing can be told from a line whose id comes after the part that could be read
+    // (a whole frame handed in is scanned whole, so there the id is seen).
+    let hidden =
+        format!("{{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}},\"id\":4}}", "x".repeat(1000));
+    server.feed(now, format!("{hidden}\n").as_bytes());
+    assert_eq!(server.take(), vec![Ev::Misbehavior(format!("LineTooLong({})", hidden.len()))]);
+    assert!(server.new_lines().is_empty());
+    assert!(server.ep.handle_frame(now, hidden.as_bytes()));
+    server.drain();
+    assert_eq!(server.take(), vec![Ev::Misbehavior(format!("LineTooLong({}, replied)", hidden.len()))]);
+    server.new_lines();
     // And one that contains line breaks between tokens: still one message.
     assert!(server.ep.handle_frame(now, b"{\"jsonrpc\":\"2.0\",\n\"id\":9,\r\n\"method\":\"ping\"}"));
     server.drain();

@@ -10,6 +10,10 @@
 //!   side has reported `Cancelled` for a request, answering it is `Suppressed`, and the
 //!   bytes it wrote hold exactly one answer per request answered with `Sent` and none
 //!   for the others;
+//! * every request is answered or refused at most once on the wire, one that was never
+//!   delivered to the application (held, then cancelled) never gets a result, and one
+//!   whose requester saw an answer was answered (each side has 2 inbound slots for the
+//!   peer's 4 outgoing ones, so requests are held);
 //! * progress seen by a requester strictly increases per request and stops with its end;
 //! * each side closes at most once and reports nothing after;
 //! * ids on the wire never repeat per side;
@@ -66,14 +70,20 @@ struct Setup {
 }
 
 /// One side, with its application's bookkeeping.
+/// Inbound slots of each simulated side: fewer than the peer's outgoing ones (4), so
+/// that requests beyond them are held.
+const IN: usize = 2;
+
 struct Node {
-    side: Side,
+    side: Side<IN>,
     /// What happened, in order, for the replay check.
     log: Vec<String>,
     // ---- as requester ----
     issued: BTreeSet<String>,
     live: Vec<RequestId>,
     ends: BTreeMap<String, u32>,
+    /// How each request ended.
+    how: BTreeMap<String, &'static str>,
     progress_seen: BTreeMap<String, f64>,
     // ---- as responder ----
     seen: BTreeSet<String>,
@@ -85,13 +95,14 @@ struct Node {
 }
 
 impl Node {
-    fn new(ep: Ep) -> Self {
+    fn new(ep: EpIn<IN>) -> Self {
         Node {
             side: Side::new(ep),
             log: Vec::new(),
             issued: BTreeSet::new(),
             live: Vec::new(),
             ends: BTreeMap::new(),
+            how: BTreeMap::new(),
             progress_seen: BTreeMap::new(),
             seen: BTreeSet::new(),
             pending: Vec::new(),
@@ -101,8 +112,9 @@ impl Node {
         }
     }
 
-    fn end(&mut self, id: &str, how: &str) {
+    fn end(&mut self, id: &str, how: &'static str) {
         assert!(self.issued.contains(id), "{how} for {id}, which this side never sent");
+        self.how.insert(id.to_string(), how);
         *self.ends.entry(id.to_string()).or_default() += 1;
         assert_eq!(self.ends[id], 1, "request {id} ended twice ({how})");
         self.live.retain(|r| r.to_string() != id);
@@ -114,11 +126,14 @@ impl Node {
             match self.side.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
-                    self.side.sent.extend_from_slice(bytes);
-                    self.side.pipe.extend_from_slice(bytes);
+                    self.side.sent.extend_from_slice(&bytes);
+                    self.side.pipe.extend_from_slice(&bytes);
                     self.log.push(format!("tx {}", bytes.len()));
                 }
                 Output::Event(ev) => {
+                    if let mcp_sansio::Event::Request(r) = &ev {
+                        self.side.pending.insert(String::from_utf8_lossy(r.id.as_token()).into_owned(), r.pending());
+                    }
                     let ev = own(&ev);
                     assert_eq!(self.closed, 0, "event after Closed: {ev:?}");
                     self.log.push(format!("{ev:?}"));
@@ -151,6 +166,11 @@ impl Node {
             Ev::Error { id, .. } => self.end(&id, "error"),
             Ev::TimedOut { id } => self.end(&id, "timeout"),
             Ev::Failed { id, .. } => self.end(&id, "failure"),
+            Ev::ResponseTooLong { id, .. } => self.end(&id, "response too long"),
+            // Over, as if cancelled: any later answer is suppressed.
+            Ev::Expired { id } => {
+                self.cancelled.insert(id);
+            }
             Ev::Progress { id, progress, .. } => {
                 assert!(self.live.iter().any(|r| r.to_string() == id), "progress for {id}, which is not live");
                 if let Some(last) = self.progress_seen.get(&id) {
@@ -163,8 +183,7 @@ impl Node {
             | Ev::Ready { .. }
             | Ev::Notification { .. }
             | Ev::PeerUnresponsive
-            | Ev::Misbehavior(_)
-            | Ev::ReplyDropped => {}
+            | Ev::Misbehavior(_) => {}
         }
     }
 }
@@ -189,7 +208,7 @@ fn config(role: usize, setup: &Setup) -> Config<'static> {
 impl Sim {
     fn new(setup: &Setup) -> Self {
         let ep = |role: usize| {
-            Ep::new(config(role, setup), leak(setup.rx[role]), leak(setup.tx[role]), Instant::ZERO).unwrap()
+            EpIn::<IN>::new(config(role, setup), leak(setup.rx[role]), leak(setup.tx[role]), Instant::ZERO).unwrap()
         };
         let mut sim = Sim { nodes: [Node::new(ep(CLIENT)), Node::new(ep(SERVER))], now: Instant::ZERO };
         sim.nodes[CLIENT].drain(sim.now);
@@ -264,11 +283,11 @@ impl Sim {
             return;
         }
         let (id, _) = node.pending.remove(pick % node.pending.len());
-        let rid = RequestId::from_u64(id.parse().unwrap());
+        let rid = node.side.pending_for(&RequestId::from_u64(id.parse().unwrap()));
         let result = if error {
-            node.side.ep.respond_error(rid.as_ref(), ErrorCode::INTERNAL_ERROR, "it broke")
+            node.side.ep.respond_error(&rid, ErrorCode::INTERNAL_ERROR, "it broke")
         } else {
-            node.side.ep.respond(rid.as_ref(), &raw(br#"{"content":[{"type":"text","text":"ok"}]}"#))
+            node.side.ep.respond(&rid, &raw(br#"{"content":[{"type":"text","text":"ok"}]}"#))
         };
         node.log.push(format!("respond {id} -> {result:?}"));
         match result {
@@ -294,11 +313,13 @@ impl Sim {
         let i = pick % node.pending.len();
         let (id, last) = node.pending[i].clone();
         let value = last + f64::from(inc) / 4.0;
-        let rid = RequestId::from_u64(id.parse().unwrap());
-        let result = node.side.ep.send_progress(rid.as_ref(), value, Some(100.0), None);
+        let rid = node.side.pending_for(&RequestId::from_u64(id.parse().unwrap()));
+        let result = node.side.ep.send_progress(&rid, value, Some(100.0), None);
         node.log.push(format!("progress {id} {value} -> {result:?}"));
         match result {
-            Ok(()) => {
+            // The request is over (cancelled by the peer): nothing was sent.
+            Ok(Responded::Suppressed) => {}
+            Ok(Responded::Sent) => {
                 assert!(inc > 0 || last == 0.0 && value == 0.0, "a non-increasing value was sent");
                 assert!(!node.cancelled.contains(&id), "progress sent after the cancellation");
                 node.pending[i].1 = value;
@@ -347,6 +368,7 @@ impl Sim {
                     max_time: max.map(|t| Duration::from_millis(t.into())),
                     progress,
                     reset_timeout_on_progress: reset,
+                    ..RequestOptions::default()
                 };
                 self.request(side, kind, options);
             }
@@ -416,8 +438,34 @@ impl Sim {
                 let expected = u32::from(node.answered.get(id) == Some(&Responded::Sent));
                 assert_eq!(answers.get(id).copied().unwrap_or(0), expected, "side {side}: answers to {id}");
             }
+            // Every request is answered or refused at most once, and one that was never
+            // delivered (refused, or held and then cancelled or abandoned) is never given
+            // a result.
             for (id, n) in &answers {
-                assert!(*n == 1 || !node.seen.contains(id), "side {side}: {n} answers to {id}");
+                assert_eq!(*n, 1, "side {side}: {n} answers to {id}");
+            }
+            let peer = &self.nodes[1 - side];
+            let automatic: BTreeSet<String> = String::from_utf8_lossy(&peer.side.sent)
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter(|v| v["method"] == "ping" || v["method"] == "initialize")
+                .filter_map(|v| v.get("id").map(|i| i.to_string()))
+                .collect();
+            for line in String::from_utf8_lossy(&node.side.sent).lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                if let (Some(id), Some(_)) = (v.get("id"), v.get("result")) {
+                    let id = id.to_string();
+                    assert!(
+                        node.seen.contains(&id) || automatic.contains(&id),
+                        "side {side}: a result for {id}, never delivered"
+                    );
+                }
+            }
+            // A request of the peer's that ended with an answer was answered on the wire.
+            for (id, how) in &peer.how {
+                if *how == "response" || *how == "error" {
+                    assert_eq!(answers.get(id), Some(&1), "side {side}: {id} ended with a {how} never sent");
+                }
             }
             assert!(request_ids.windows(2).all(|w| w[0] < w[1]), "side {side}: ids reused: {request_ids:?}");
         }
@@ -499,7 +547,13 @@ fn the_simulation_reaches_every_ending() {
         ops.push(Op::Flush { chunk: 1 + i });
         match i % 4 {
             0 => ops.push(Op::Respond { side: 1 - side, pick: 0, error: false }),
-            1 => ops.push(Op::Respond { side: 1 - side, pick: 0, error: true }),
+            // The oldest pending request has usually timed out (its answer is suppressed);
+            // the next one is live. (A timed-out request frees its slot at once, so
+            // errors come from the answers, not from refusals.)
+            1 => {
+                ops.push(Op::Respond { side: 1 - side, pick: 0, error: false });
+                ops.push(Op::Respond { side: 1 - side, pick: 0, error: true });
+            }
             2 => ops.push(Op::Cancel { side, pick: 0 }),
             _ => ops.push(Op::Advance { ms: 11_000 }),
         }

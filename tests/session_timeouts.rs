@@ -36,8 +36,8 @@ fn idle_deadline(side: &mut Side) -> Option<Instant> {
                 return next_timeout;
             }
             Output::Transmit(b) => {
-                side.sent.extend_from_slice(b);
-                side.pipe.extend_from_slice(b);
+                side.sent.extend_from_slice(&b);
+                side.pipe.extend_from_slice(&b);
             }
             Output::Event(e) => side.events.push(own(&e)),
         }
@@ -99,7 +99,7 @@ fn configured_defaults_and_per_request_options() {
     let cancelled: Vec<_> = p.server.take().into_iter().filter(|e| matches!(e, Ev::Cancelled { .. })).collect();
     assert_eq!(cancelled.len(), 3);
     for id in [&a, &b, &c] {
-        assert_eq!(p.server.ep.respond(id.as_ref(), &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
+        assert_eq!(p.server.respond(id, &RawJson::EMPTY_OBJECT), Ok(Responded::Suppressed));
     }
     p.drive();
     assert!(p.server.new_lines().is_empty());
@@ -114,7 +114,7 @@ fn progress_does_not_reset_the_timeout_unless_asked() {
     p.drive();
     for step in 1..=3 {
         p.advance(secs(3));
-        p.server.ep.send_progress(id.as_ref(), step as f64, None, None).unwrap();
+        p.server.send_progress(&id, step as f64, None, None).unwrap();
         p.drive();
         assert_eq!(p.client.ep.poll_timeout(), Some(at(10_000)), "progress left the deadline alone");
     }
@@ -146,7 +146,7 @@ fn progress_keeps_a_request_alive_until_the_default_cap() {
     while p.now < at(600_000 - 50_000) {
         p.advance(secs(50));
         step += 1.0;
-        p.server.ep.send_progress(id.as_ref(), step, None, None).unwrap();
+        p.server.send_progress(&id, step, None, None).unwrap();
         p.drive();
         // The idle deadline moved to 60 s after this progress, unless the cap is sooner.
         let expected = (p.now + secs(60)).min(at(600_000));
@@ -188,12 +188,12 @@ fn poll_timeout_is_always_the_earliest_deadline() {
         .unwrap();
     p.drive();
     assert_eq!(idle_deadline(&mut p.client), Some(at(21_000)));
-    p.server.ep.respond(short.as_ref(), &RawJson::EMPTY_OBJECT).unwrap();
+    p.server.respond(&short, &RawJson::EMPTY_OBJECT).unwrap();
     p.drive();
     assert_eq!(idle_deadline(&mut p.client), Some(at(31_000)));
     // Progress at 20 s moves `progress` to 50 s; keepalive (receipt at 20 s) to 65 s.
     p.advance(secs(19));
-    p.server.ep.send_progress(progress.as_ref(), 1.0, None, None).unwrap();
+    p.server.send_progress(&progress, 1.0, None, None).unwrap();
     p.drive();
     assert_eq!(idle_deadline(&mut p.client), Some(at(50_000)));
     p.client.ep.cancel(p.now, &progress, None).unwrap();
@@ -251,7 +251,8 @@ fn any_input_carrying_a_later_time_expires_requests() {
     p.client.new_lines();
     // No handle_timeout: the client learns the time from a message, which then comes
     // after the expiry, so the answer in it is late.
-    p.client.ep.handle_input(at(10_000), format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}\n").as_bytes());
+    let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}\n");
+    assert_eq!(p.client.ep.handle_input(at(10_000), line.as_bytes()), line.len());
     p.client.drain();
     assert_eq!(
         p.client.take(),
@@ -324,7 +325,7 @@ fn a_timeout_waits_for_room_to_send_its_cancellation() {
     let mut events = 0;
     loop {
         match client.ep.poll_output() {
-            Output::Transmit(b) => client.sent.extend_from_slice(b),
+            Output::Transmit(b) => client.sent.extend_from_slice(&b),
             Output::Event(e) => {
                 assert_eq!(own(&e), Ev::TimedOut { id: id.to_string() });
                 events += 1;

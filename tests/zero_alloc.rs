@@ -6,7 +6,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use mcp_sansio::mcp::Role;
-use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output, RequestOptions, Responded, SendError};
+use mcp_sansio::session::{
+    Config, Endpoint, Event, Misbehavior, Output, PendingRequest, RequestOptions, Responded, SendError,
+};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson, RequestId};
 
@@ -121,7 +123,7 @@ struct Node<'a> {
     /// Our requests in flight.
     own: [Option<RequestId>; SLOTS],
     /// The peer's requests kept for later: id, asked for progress, progress sent so far.
-    held: [Option<(RequestId, bool, u32)>; SLOTS],
+    held: [Option<(PendingRequest, bool, u32)>; SLOTS],
     stats: Stats,
     tick: u32,
 }
@@ -155,7 +157,7 @@ impl<'a> Node<'a> {
     fn pump(&mut self) {
         loop {
             match self.ep.poll_output() {
-                Output::Transmit(bytes) => self.out.push(bytes),
+                Output::Transmit(bytes) => self.out.push(&bytes),
                 Output::Idle { .. } => return,
                 Output::Event(event) => {
                     self.tick = self.tick.wrapping_add(1);
@@ -165,7 +167,7 @@ impl<'a> Node<'a> {
                             let hold = self.tick.is_multiple_of(3) && r.wants_progress();
                             let free = self.held.iter().position(Option::is_none);
                             match (hold, free) {
-                                (true, Some(i)) => self.held[i] = Some((r.id_owned(), r.wants_progress(), 0)),
+                                (true, Some(i)) => self.held[i] = Some((r.pending(), r.wants_progress(), 0)),
                                 _ if self.tick % 5 == 1 => {
                                     r.respond_error(ErrorCode::INVALID_PARAMS, "Unknown tool").unwrap();
                                 }
@@ -209,16 +211,16 @@ impl<'a> Node<'a> {
         for i in 0..SLOTS {
             let Some((id, wants, step)) = self.held[i].take() else { continue };
             if wants && step < 3 {
-                match self.ep.send_progress(id.as_ref(), f64::from(step + 1), Some(3.0), Some("working")) {
-                    Ok(()) => self.stats.progress_sent += 1,
-                    // The peer cancelled it (or it is not there any more).
-                    Err(SendError::UnknownRequest) => {}
+                match self.ep.send_progress(&id, f64::from(step + 1), Some(3.0), Some("working")) {
+                    Ok(Responded::Sent) => self.stats.progress_sent += 1,
+                    // The peer cancelled it: nothing was sent.
+                    Ok(Responded::Suppressed) => {}
                     Err(e) => panic!("{e:?}"),
                 }
                 self.held[i] = Some((id, wants, step + 1));
                 continue;
             }
-            match self.ep.respond(id.as_ref(), &RawJson::parse(RESULT).unwrap()) {
+            match self.ep.respond(&id, &RawJson::parse(RESULT).unwrap()) {
                 Ok(Responded::Sent) => {}
                 Ok(Responded::Suppressed) => self.stats.suppressed += 1,
                 Err(e) => panic!("{e:?}"),

@@ -4,20 +4,24 @@
 //! notifications), end of input and local close.
 //!
 //! Checked after every step: nothing panics; `poll_output` goes idle in bounded steps;
-//! what a side transmits is whole lines, each a valid JSON-RPC message; an idle side's
+//! what a side transmits is whole lines, each a valid JSON-RPC message (message mode:
+//! exactly one message), also when the transport takes only part of each transmit; an idle side's
 //! deadline equals `poll_timeout` and is never in the past; the clock never goes back;
 //! slot counts stay within capacity; `Closed` comes at most once and nothing follows it.
 //!
 //! Input layout: `[setup, op, args.., op, args.., ...]`
 //! * setup: bits 0-1 the client's only version (so every handshake version is reached),
 //!   bit 2 keepalive on both sides, bits 3-4 the receive buffer (256, 512, 4096, 65536),
-//!   bit 5 small transmit buffers, bit 6 complete the handshake first;
+//!   bit 5 small transmit buffers, bit 6 complete the handshake first, bit 7 message mode
+//!   (each transmit one message; all input frame by frame, with origins);
 //! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
-use mcp_sansio::session::{Config, Endpoint, Event, Keepalive, Output, RequestOptions};
+use mcp_sansio::session::{
+    Config, Endpoint, Event, Keepalive, Origin, Output, OutputMode, PendingRequest, RequestOptions,
+};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
 
@@ -31,10 +35,16 @@ struct Side<'a> {
     /// `Closed` events seen.
     closed_events: u32,
     /// Ids of the peer's requests not answered yet (by the application).
-    held: Vec<RequestId>,
+    held: Vec<PendingRequest>,
     /// Our own requests, for cancellation.
     own: Vec<RequestId>,
     last_now: Instant,
+    /// Message mode: each transmit is one message (delivered to the peer as a line).
+    messages: bool,
+    /// Take at most this many bytes of each transmit, as a UART or a full socket would.
+    trickle: Option<usize>,
+    /// The part of a transmit taken so far.
+    unsent: Vec<u8>,
 }
 
 fn raw(text: &'static [u8]) -> RawJson<'static> {
@@ -43,8 +53,32 @@ fn raw(text: &'static [u8]) -> RawJson<'static> {
 
 impl<'a> Side<'a> {
     fn new(config: Config<'static>, rx: &'a mut [u8], tx: &'a mut [u8]) -> Self {
+        let messages = config.output == OutputMode::Messages;
         let ep = Ep::new(config, rx, tx, Instant::ZERO).unwrap();
-        Side { ep, pipe: Vec::new(), closed_events: 0, held: Vec::new(), own: Vec::new(), last_now: Instant::ZERO }
+        Side {
+            ep,
+            pipe: Vec::new(),
+            closed_events: 0,
+            held: Vec::new(),
+            own: Vec::new(),
+            last_now: Instant::ZERO,
+            messages,
+            trickle: None,
+            unsent: Vec::new(),
+        }
+    }
+
+    /// Feeds each line of `data` as one frame from `origin`.
+    fn feed_frames(&mut self, now: Instant, data: &[u8], origin: u8) {
+        for line in data.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let mut stalls = 0;
+            while !self.ep.handle_frame_from(now, Some(Origin(u32::from(origin))), line) {
+                self.drain();
+                stalls += 1;
+                assert!(stalls < 1000, "a frame is never taken");
+            }
+            self.drain();
+        }
     }
 
     fn drain(&mut self) {
@@ -52,23 +86,36 @@ impl<'a> Side<'a> {
             match self.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
-                    assert_eq!(bytes.last(), Some(&b'\n'), "a transmit is whole lines");
-                    for line in bytes[..bytes.len() - 1].split(|&b| b == b'\n') {
-                        if let Err(e) = Message::parse(line) {
-                            panic!("sent an invalid message ({e}): {}", String::from_utf8_lossy(line));
-                        }
-                    }
                     assert_eq!(self.closed_events, 0, "transmit after Closed");
-                    self.pipe.extend_from_slice(bytes);
+                    // What a transport that takes part of a write would see.
+                    let n = self.trickle.map_or(bytes.len(), |k| k.min(bytes.len()));
+                    self.unsent.extend_from_slice(&bytes[..n]);
+                    if n < bytes.len() {
+                        self.ep.sent(n);
+                        continue;
+                    }
+                    let whole = std::mem::take(&mut self.unsent);
+                    if self.messages {
+                        assert!(!whole.contains(&b'\n'), "a message-mode transmit is one message");
+                        if let Err(e) = Message::parse(&whole) {
+                            panic!("sent an invalid message ({e}): {}", String::from_utf8_lossy(&whole));
+                        }
+                        self.pipe.extend_from_slice(&whole);
+                        self.pipe.push(b'\n');
+                    } else {
+                        assert_eq!(whole.last(), Some(&b'\n'), "a line-mode transmit is whole lines");
+                        for line in whole[..whole.len() - 1].split(|&b| b == b'\n') {
+                            if let Err(e) = Message::parse(line) {
+                                panic!("sent an invalid message ({e}): {}", String::from_utf8_lossy(line));
+                            }
+                        }
+                        self.pipe.extend_from_slice(&whole);
+                    }
                 }
                 Output::Event(event) => {
                     assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
                     match event {
-                        Event::Request(r) => {
-                            if let Ok(id) = r.id.to_owned() {
-                                self.held.push(id);
-                            }
-                        }
+                        Event::Request(r) => self.held.push(r.pending()),
                         Event::Response { id, .. }
                         | Event::Error { id, .. }
                         | Event::TimedOut { id, .. }
@@ -136,15 +183,15 @@ impl<'a> Side<'a> {
             }
             (2, _) if !self.held.is_empty() => {
                 let id = self.held.remove(usize::from(k) % self.held.len());
-                let _ = self.ep.respond(id.as_ref(), &raw(br#"{"content":[]}"#));
+                let _ = self.ep.respond(&id, &raw(br#"{"content":[]}"#));
             }
             (3, _) if !self.held.is_empty() => {
                 let id = self.held.remove(usize::from(k) % self.held.len());
-                let _ = self.ep.respond_error(id.as_ref(), ErrorCode::INTERNAL_ERROR, "no");
+                let _ = self.ep.respond_error(&id, ErrorCode::INTERNAL_ERROR, "no");
             }
             (4, _) if !self.held.is_empty() => {
                 let id = &self.held[usize::from(k) % self.held.len()];
-                let _ = self.ep.send_progress(id.as_ref(), f64::from(k) / 3.0, Some(100.0), Some("m"));
+                let _ = self.ep.send_progress(id, f64::from(k) / 3.0, Some(100.0), Some("m"));
             }
             (5, _) if !self.own.is_empty() => {
                 let id = self.own[usize::from(k) % self.own.len()].clone();
@@ -191,6 +238,10 @@ fuzz_target!(|data: &[u8]| {
     let mut server_config = Config::new(Role::Server, raw(br#"{"name":"s","version":"1"}"#)).capabilities(raw(
         br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#,
     ));
+    if setup & 128 != 0 {
+        client_config = client_config.output(OutputMode::Messages);
+        server_config = server_config.output(OutputMode::Messages);
+    }
     if setup & 4 != 0 {
         let keepalive =
             Keepalive { idle: core::time::Duration::from_secs(5), timeout: core::time::Duration::from_secs(2) };
@@ -210,9 +261,13 @@ fuzz_target!(|data: &[u8]| {
     if setup & 64 != 0 {
         for _ in 0..3 {
             let bytes = std::mem::take(&mut client.pipe);
-            server.feed(now, &bytes, 4096);
+            if server.messages {
+                server.feed_frames(now, &bytes, 0)
+            } else {
+                server.feed(now, &bytes, 4096)
+            }
             let bytes = std::mem::take(&mut server.pipe);
-            client.feed(now, &bytes, 4096);
+            if client.messages { client.feed_frames(now, &bytes, 0) } else { client.feed(now, &bytes, 4096) }
         }
     }
     let mut at = 0;
@@ -232,16 +287,36 @@ fuzz_target!(|data: &[u8]| {
                 let end = (start + len).min(ops.len());
                 at = end;
                 let side = if op % 10 == 0 { &mut server } else { &mut client };
-                side.feed(now, &ops[start..end], chunk_size(b));
+                if side.messages {
+                    // A message transport: the bytes are one frame, from origin `b`.
+                    let mut stalls = 0;
+                    while !side.ep.handle_frame_from(now, Some(Origin(u32::from(b))), &ops[start..end]) {
+                        side.drain();
+                        stalls += 1;
+                        assert!(stalls < 1000, "a frame is never taken");
+                    }
+                    side.drain();
+                } else {
+                    side.feed(now, &ops[start..end], chunk_size(b));
+                }
             }
-            // A side's own output to the other.
+            // A side's own output to the other: as a byte stream, or (message mode)
+            // message by message, each from origin `b`.
             2 => {
                 let bytes = std::mem::take(&mut client.pipe);
-                server.feed(now, &bytes, chunk_size(a));
+                if server.messages {
+                    server.feed_frames(now, &bytes, b);
+                } else {
+                    server.feed(now, &bytes, chunk_size(a));
+                }
             }
             3 => {
                 let bytes = std::mem::take(&mut server.pipe);
-                client.feed(now, &bytes, chunk_size(a));
+                if client.messages {
+                    client.feed_frames(now, &bytes, b);
+                } else {
+                    client.feed(now, &bytes, chunk_size(a));
+                }
             }
             // Time.
             4 => {
@@ -251,8 +326,11 @@ fuzz_target!(|data: &[u8]| {
                 client.drain();
                 server.drain();
             }
-            // A spurious timer call, at an old time.
+            // A spurious timer call, at an old time; and how much of each transmit
+            // each side's transport takes from now on.
             5 => {
+                client.trickle = (a > 0).then_some(usize::from(a));
+                server.trickle = (b > 0).then_some(usize::from(b));
                 client.ep.handle_timeout(Instant::ZERO);
                 client.drain();
             }
@@ -285,7 +363,7 @@ fuzz_target!(|data: &[u8]| {
     server.drain();
     for side in [&mut client, &mut server] {
         for id in std::mem::take(&mut side.held) {
-            let _ = side.ep.respond(id.as_ref(), &raw(b"{}"));
+            let _ = side.ep.respond(&id, &raw(b"{}"));
             side.drain();
         }
         assert!(side.closed_events <= 1);

@@ -20,6 +20,8 @@
 use core::fmt;
 use core::ops::Range;
 
+use super::prefix::Prefix;
+
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
 /// A line the framer could not deliver.
@@ -89,6 +91,93 @@ enum Bom {
 /// ```
 pub struct LineFramer<'b> {
     buf: &'b mut [u8],
+    state: LineState,
+}
+
+impl fmt::Debug for LineFramer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LineFramer")
+            .field("buffered", &self.state.buffered())
+            .field("capacity", &self.buf.len())
+            .field("skipping", &self.state.skipping)
+            .field("eof", &self.state.eof)
+            .finish()
+    }
+}
+
+impl<'b> LineFramer<'b> {
+    /// A framer over `buf`. A line, its newline included, must fit in `buf`; an empty
+    /// `buf` holds nothing, so every byte fed to it is discarded.
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        Self { buf, state: LineState::new() }
+    }
+
+    /// The buffer's size: the longest acceptable line plus one.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes received and not yet delivered.
+    pub fn buffered(&self) -> usize {
+        self.state.buffered()
+    }
+
+    /// Whether [`close`](Self::close) has been called.
+    pub fn is_closed(&self) -> bool {
+        self.state.is_closed()
+    }
+
+    /// Free space to read into directly (then call [`commit`](Self::commit)): the
+    /// zero-copy alternative to [`feed`](Self::feed).
+    ///
+    /// Empty only when complete lines are waiting: drain [`next_line`](Self::next_line)
+    /// first. When the partial line left in the buffer fills it, the line is too long and
+    /// the framer starts skipping it here, so room is always made.
+    pub fn spare(&mut self) -> &mut [u8] {
+        self.state.spare(self.buf)
+    }
+
+    /// Marks `n` bytes of [`spare`](Self::spare) as received.
+    pub fn commit(&mut self, n: usize) {
+        self.state.commit(self.buf.len(), n);
+    }
+
+    /// Copies as much of `data` as fits; returns how many bytes were taken. Returns 0
+    /// only if `data` is empty or complete lines are waiting in
+    /// [`next_line`](Self::next_line).
+    pub fn feed(&mut self, data: &[u8]) -> usize {
+        self.state.feed(self.buf, data)
+    }
+
+    /// Marks the end of the stream. A partial line still buffered is then reported by
+    /// [`next_line`](Self::next_line) as [`LineError::Unterminated`].
+    pub fn close(&mut self) {
+        self.state.close();
+    }
+
+    /// The next complete line, or an error for a line that could not be delivered.
+    /// `None` means more input is needed (or, after [`close`](Self::close), the end).
+    #[allow(clippy::should_implement_trait)] // the item borrows the framer: not an Iterator
+    pub fn next_line(&mut self) -> Option<Result<&[u8], LineError>> {
+        match self.state.peek_line(self.buf, self.buf.len())? {
+            Ok(range) => {
+                self.state.consume_line();
+                Some(Ok(&self.buf[range]))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+/// The framer's cursor, kept apart from the bytes it frames.
+///
+/// [`LineFramer`] pairs it with a buffer. The session keeps the two apart so that it can
+/// borrow the received bytes immutably (events point into them) while it moves the
+/// cursor from line to line: only [`spare`](Self::spare), [`feed`](Self::feed) and
+/// [`commit`](Self::commit) write bytes, and none of them runs while lines are being
+/// handed out.
+#[derive(Clone, Debug)]
+pub(crate) struct LineState {
     /// Start of the bytes not yet delivered.
     head: usize,
     /// End of the bytes received.
@@ -106,25 +195,16 @@ pub struct LineFramer<'b> {
     eof_done: bool,
     /// A line returned by `peek_line` and not yet consumed, and where the next one starts.
     peeked: Option<(Range<usize>, usize)>,
+    /// What the first bytes of the line being skipped (or just reported too long) showed.
+    oversized: Option<Prefix>,
+    /// The line `consume_line` just released (its range, and the length of its
+    /// terminator: 1 or 2 bytes), for `keep_line`.
+    kept: Option<(usize, usize, u8)>,
 }
 
-impl fmt::Debug for LineFramer<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LineFramer")
-            .field("buffered", &(self.tail - self.head))
-            .field("capacity", &self.buf.len())
-            .field("skipping", &self.skipping)
-            .field("eof", &self.eof)
-            .finish()
-    }
-}
-
-impl<'b> LineFramer<'b> {
-    /// A framer over `buf`. A line, its newline included, must fit in `buf`; an empty
-    /// `buf` holds nothing, so every byte fed to it is discarded.
-    pub fn new(buf: &'b mut [u8]) -> Self {
+impl LineState {
+    pub(crate) const fn new() -> Self {
         Self {
-            buf,
             head: 0,
             tail: 0,
             scanned: 0,
@@ -134,86 +214,105 @@ impl<'b> LineFramer<'b> {
             eof: false,
             eof_done: false,
             peeked: None,
+            oversized: None,
+            kept: None,
         }
     }
 
-    /// The buffer's size: the longest acceptable line plus one.
-    pub fn capacity(&self) -> usize {
-        self.buf.len()
+    /// What the first bytes of the last line reported [`LineError::TooLong`] showed.
+    pub(crate) fn take_oversized(&mut self) -> Option<Prefix> {
+        self.oversized.take()
+    }
+
+    /// Whether the buffer is full with the start of a line and no newline, so that
+    /// [`spare`](Self::spare) would start skipping that line (compacting first).
+    pub(crate) fn is_full_of_one_line(&mut self, buf: &mut [u8]) -> bool {
+        if self.head > 0 && self.tail == buf.len() {
+            self.compact(buf);
+        }
+        self.head == 0
+            && self.tail == buf.len()
+            && !buf.is_empty()
+            && self.skipping.is_none()
+            && self.bom == Bom::Decided
+            && self.find_newline(buf).is_none()
+    }
+
+    /// The end of the bytes received: `peek_line` reads nothing beyond it.
+    pub(crate) fn tail(&self) -> usize {
+        self.tail
+    }
+
+    /// Whether nothing is buffered and no line is being skipped.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.head == self.tail && self.skipping.is_none() && self.peeked.is_none()
     }
 
     /// Bytes received and not yet delivered.
-    pub fn buffered(&self) -> usize {
+    pub(crate) fn buffered(&self) -> usize {
         self.tail - self.head
     }
 
-    /// Whether [`close`](Self::close) has been called.
-    pub fn is_closed(&self) -> bool {
+    pub(crate) fn is_closed(&self) -> bool {
         self.eof
     }
 
-    /// Free space to read into directly (then call [`commit`](Self::commit)): the
-    /// zero-copy alternative to [`feed`](Self::feed).
-    ///
-    /// Empty only when complete lines are waiting: drain [`next_line`](Self::next_line)
-    /// first. When the partial line left in the buffer fills it, the line is too long and
-    /// the framer starts skipping it here, so room is always made.
-    pub fn spare(&mut self) -> &mut [u8] {
-        if self.head > 0 && (self.tail == self.buf.len() || self.head == self.tail) {
-            self.compact();
+    /// See [`LineFramer::spare`].
+    pub(crate) fn spare<'b>(&mut self, buf: &'b mut [u8]) -> &'b mut [u8] {
+        if self.head > 0 && (self.tail == buf.len() || self.head == self.tail) {
+            self.compact(buf);
         }
-        if self.head == 0 && self.tail == self.buf.len() && self.skipping.is_none() {
+        if self.head == 0 && self.tail == buf.len() && self.skipping.is_none() {
             // Full. If a newline is in there, lines are waiting to be drained; if not,
             // the current line cannot fit and is skipped from here on.
-            self.decide_bom_when_full();
+            self.decide_bom_when_full(buf);
             if self.head > 0 {
                 // A BOM was just dropped: the line after it may still fit.
-                self.compact();
-            } else if self.find_newline().is_none() {
+                self.compact(buf);
+            } else if self.find_newline(buf).is_none() {
+                self.oversized = Some(Prefix::scan(&buf[self.head..self.tail]));
                 self.skipping = Some(self.tail - self.head);
-                self.skip_ends_in_cr = self.tail > self.head && self.buf[self.tail - 1] == b'\r';
+                self.skip_ends_in_cr = self.tail > self.head && buf[self.tail - 1] == b'\r';
                 self.head = 0;
                 self.tail = 0;
                 self.scanned = 0;
             }
         }
-        &mut self.buf[self.tail..]
+        &mut buf[self.tail..]
     }
 
-    /// Marks `n` bytes of [`spare`](Self::spare) as received.
-    pub fn commit(&mut self, n: usize) {
-        self.tail = (self.tail + n).min(self.buf.len());
+    /// See [`LineFramer::commit`]; `capacity` is the buffer's length.
+    pub(crate) fn commit(&mut self, capacity: usize, n: usize) {
+        self.tail = (self.tail + n).min(capacity);
     }
 
-    /// Copies as much of `data` as fits; returns how many bytes were taken. Returns 0
-    /// only if `data` is empty or complete lines are waiting in
-    /// [`next_line`](Self::next_line).
-    pub fn feed(&mut self, data: &[u8]) -> usize {
+    /// See [`LineFramer::feed`].
+    pub(crate) fn feed(&mut self, buf: &mut [u8], data: &[u8]) -> usize {
         if self.eof {
             return 0;
         }
-        if self.buf.is_empty() {
+        if buf.is_empty() {
             // Nothing can ever be held: taking nothing would make a caller's loop spin.
             return data.len();
         }
-        let spare = self.spare();
+        let capacity = buf.len();
+        let spare = self.spare(buf);
         let n = spare.len().min(data.len());
         spare[..n].copy_from_slice(&data[..n]);
-        self.commit(n);
+        self.commit(capacity, n);
         n
     }
 
-    /// Marks the end of the stream. A partial line still buffered is then reported by
-    /// [`next_line`](Self::next_line) as [`LineError::Unterminated`].
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.eof = true;
     }
 
-    fn compact(&mut self) {
+    fn compact(&mut self, buf: &mut [u8]) {
+        self.kept = None;
         if let Some((range, next)) = self.peeked.take() {
             self.peeked = Some((range.start - self.head..range.end - self.head, next - self.head));
         }
-        self.buf.copy_within(self.head..self.tail, 0);
+        buf.copy_within(self.head..self.tail, 0);
         self.tail -= self.head;
         self.scanned -= self.head;
         self.head = 0;
@@ -221,19 +320,19 @@ impl<'b> LineFramer<'b> {
 
     /// A full buffer must not wait for more bytes to decide the BOM (only possible when
     /// the buffer is smaller than the BOM itself).
-    fn decide_bom_when_full(&mut self) {
-        if !self.decide_bom() {
+    fn decide_bom_when_full(&mut self, buf: &[u8]) {
+        if !self.decide_bom(buf) {
             self.bom = Bom::Decided;
         }
     }
 
     /// Decides whether the stream starts with a BOM, once enough bytes are here.
     /// Returns `false` while undecidable (a strict prefix of the BOM and more may come).
-    fn decide_bom(&mut self) -> bool {
+    fn decide_bom(&mut self, buf: &[u8]) -> bool {
         if self.bom == Bom::Decided {
             return true;
         }
-        let have = &self.buf[self.head..self.tail];
+        let have = &buf[self.head..self.tail];
         let n = have.len().min(3);
         if have[..n] != BOM[..n] {
             self.bom = Bom::Decided;
@@ -252,32 +351,21 @@ impl<'b> LineFramer<'b> {
         false
     }
 
-    /// The next complete line, or an error for a line that could not be delivered.
-    /// `None` means more input is needed (or, after [`close`](Self::close), the end).
-    #[allow(clippy::should_implement_trait)] // the item borrows the framer: not an Iterator
-    pub fn next_line(&mut self) -> Option<Result<&[u8], LineError>> {
-        match self.peek_line()? {
-            Ok(range) => {
-                self.consume_line();
-                Some(Ok(&self.buf[range]))
-            }
-            Err(e) => Some(Err(e)),
-        }
-    }
-
-    /// Like [`next_line`](Self::next_line), but a complete line stays in the buffer
-    /// (as a range into [`buffer`](Self::buffer)) until [`consume_line`](Self::consume_line).
-    /// Errors are consumed as they are reported.
-    pub(crate) fn peek_line(&mut self) -> Option<Result<Range<usize>, LineError>> {
+    /// The next complete line as a range into `buf`, which stays there until
+    /// [`consume_line`](Self::consume_line); or an error for a line that could not be
+    /// delivered (errors are consumed as they are reported). Reads `buf` only: it may
+    /// end at [`tail`](Self::tail), the buffer's full size being `capacity`.
+    pub(crate) fn peek_line(&mut self, buf: &[u8], capacity: usize) -> Option<Result<Range<usize>, LineError>> {
+        self.kept = None;
         if let Some((range, _)) = &self.peeked {
             return Some(Ok(range.clone()));
         }
         loop {
             if let Some(seen) = self.skipping {
-                match self.find_newline() {
+                match self.find_newline(buf) {
                     Some(nl) => {
                         let mut len = seen + (nl - self.head);
-                        let cr = if nl > self.head { self.buf[nl - 1] == b'\r' } else { self.skip_ends_in_cr };
+                        let cr = if nl > self.head { buf[nl - 1] == b'\r' } else { self.skip_ends_in_cr };
                         if cr {
                             len -= 1;
                         }
@@ -290,7 +378,7 @@ impl<'b> LineFramer<'b> {
                     None => {
                         let seen = seen + (self.tail - self.head);
                         if self.tail > self.head {
-                            self.skip_ends_in_cr = self.buf[self.tail - 1] == b'\r';
+                            self.skip_ends_in_cr = buf[self.tail - 1] == b'\r';
                         }
                         self.head = 0;
                         self.tail = 0;
@@ -308,17 +396,17 @@ impl<'b> LineFramer<'b> {
             if self.head == self.tail && !self.eof {
                 return None;
             }
-            if !self.decide_bom() {
+            if !self.decide_bom(buf) {
                 return None;
             }
-            match self.find_newline() {
+            match self.find_newline(buf) {
                 Some(nl) => {
                     let start = self.head;
                     let mut end = nl;
-                    if end > start && self.buf[end - 1] == b'\r' {
+                    if end > start && buf[end - 1] == b'\r' {
                         end -= 1;
                     }
-                    if self.buf[start..end].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                    if buf[start..end].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                         self.head = nl + 1;
                         self.scanned = self.head;
                         continue;
@@ -329,11 +417,12 @@ impl<'b> LineFramer<'b> {
                 None => {
                     if self.eof && !self.eof_done {
                         self.eof_done = true;
-                        let rest = &self.buf[self.head..self.tail];
+                        let rest = &buf[self.head..self.tail];
                         self.head = self.tail;
-                        if rest.len() == self.buf.len() {
+                        if rest.len() == capacity {
                             // It fills the buffer, so it could never fit with its newline:
                             // the report `spare` (or one more empty `feed`) would have made.
+                            self.oversized = Some(Prefix::scan(rest));
                             return Some(Err(LineError::TooLong { len: rest.len() }));
                         }
                         if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -348,22 +437,29 @@ impl<'b> LineFramer<'b> {
     }
 
     /// Releases the line returned by [`peek_line`](Self::peek_line). Its bytes stay
-    /// readable in [`buffer`](Self::buffer) until the next `spare`, `feed` or `commit`.
+    /// readable in the buffer until the next `spare`, `feed` or `commit`.
     pub(crate) fn consume_line(&mut self) {
-        if let Some((_, next)) = self.peeked.take() {
+        if let Some((range, next)) = self.peeked.take() {
+            // A peeked line starts at the head, so that is all `keep_line` needs.
+            self.kept = Some((range.start, range.end, (next - range.end) as u8));
             self.head = next;
             self.scanned = self.scanned.max(next);
         }
     }
 
-    /// The whole buffer, for resolving ranges from [`peek_line`](Self::peek_line).
-    pub(crate) fn buffer(&self) -> &[u8] {
-        self.buf
+    /// Takes back the line [`consume_line`](Self::consume_line) just released: the next
+    /// [`peek_line`](Self::peek_line) returns it again. (The session releases a line
+    /// before handling it and keeps it when it must be handled again.)
+    pub(crate) fn keep_line(&mut self) {
+        if let Some((start, end, terminator)) = self.kept.take() {
+            self.head = start;
+            self.peeked = Some((start..end, end + usize::from(terminator)));
+        }
     }
 
-    fn find_newline(&mut self) -> Option<usize> {
+    fn find_newline(&mut self, buf: &[u8]) -> Option<usize> {
         let from = self.scanned.max(self.head);
-        match self.buf[from..self.tail].iter().position(|&b| b == b'\n') {
+        match buf[from..self.tail].iter().position(|&b| b == b'\n') {
             Some(i) => Some(from + i),
             None => {
                 self.scanned = self.tail;

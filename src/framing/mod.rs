@@ -19,6 +19,9 @@
 //! newline cannot exhaust it.
 
 mod line;
+mod prefix;
 pub mod sse;
 
+pub(crate) use line::LineState;
 pub use line::{LineError, LineFramer};
+pub(crate) use prefix::Prefix;

@@ -132,7 +132,8 @@ impl CapabilitySet {
     }
 
     /// The flags as a bit mask (bit `n` is the capability with discriminant `n`), for
-    /// compact storage such as a signed HTTP session id.
+    /// compact storage: a session snapshot, a signed HTTP session id. Each capability keeps
+    /// its bit across releases; new ones take new bits.
     pub const fn bits(self) -> u32 {
         self.0
     }

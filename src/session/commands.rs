@@ -5,20 +5,24 @@
 
 use serde::Serialize;
 
+use super::buffer::Buffer;
+use super::caller_errors::{Responded, SendError};
 use super::config::RequestOptions;
-use super::endpoint::{Endpoint, State};
-use super::errors::{Responded, SendError};
+use super::endpoint::Endpoint;
 use super::event::CloseReason;
-use super::inbound::Responder;
 use super::outbound::OutEntry;
+use super::pending::PendingRequest;
+use super::responder::Responder;
+use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
 
-impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+    /// Commands are refused once the session is ending: closing, closed, or the peer's
+    /// input over.
     fn check_open(&self) -> Result<(), SendError> {
-        let c = &self.core.closing;
-        if c.stop_input || c.eof || c.done || self.core.state == State::Closed {
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return Err(SendError::Closed);
         }
         Ok(())
@@ -48,14 +52,14 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if known == Some(Method::Initialize) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.state, core.version) {
-            (State::Ready, Some(version)) => {
+        match core.life.ready_version() {
+            Some(version) => {
                 if let Some(m) = known {
                     if !m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Request) {
                         return Err(SendError::MethodNotAllowed);
                     }
                     if let Some(cap) = m.required_capability(version, core.config.role.peer())
-                        && !core.peer_caps.contains(cap)
+                        && !core.life.peer_caps().contains(cap)
                     {
                         return Err(SendError::CapabilityNotDeclared(cap));
                     }
@@ -67,26 +71,20 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         let Some(slot) = core.out.free_slot() else { return Err(SendError::TooManyInFlight { limit: OUT }) };
         let id_number = core.out.peek_id();
         let id = RequestId::from_u64(id_number);
+        let mut tx = core.tx.to(options.related);
         if options.progress {
-            core.tx.request_with_progress_token(id.as_ref(), method, params, id.as_ref())?;
+            tx.request_with_progress_token(id.as_ref(), method, params, id.as_ref())?;
         } else {
-            core.tx.request(id.as_ref(), method, params)?;
+            tx.request(id.as_ref(), method, params)?;
         }
         core.out.allocate_id();
         let idle = options.timeout.unwrap_or(core.config.request_timeout);
         let max = options.max_time.unwrap_or(core.config.max_request_time);
-        core.out.slots[slot] = Some(OutEntry {
-            id: id_number,
-            method: known,
-            idle,
-            idle_deadline: core.now + idle,
-            max_deadline: core.now + max,
-            progress: options.progress,
-            reset_on_progress: options.progress && options.reset_timeout_on_progress,
-            last_progress: None,
-            ended: None,
-            cancel_unsent: false,
-        });
+        let mut entry = OutEntry::new(id_number, known, core.now, idle, max);
+        entry.progress = options.progress;
+        entry.reset_on_progress = options.progress && options.reset_timeout_on_progress;
+        entry.origin = options.related;
+        core.out.insert(slot, entry);
         Ok(id)
     }
 
@@ -103,6 +101,29 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         method: &str,
         params: Option<&P>,
     ) -> Result<(), SendError> {
+        self.notify(now, None, method, params)
+    }
+
+    /// Sends a notification as part of handling the peer's `request` (a log message
+    /// about it, say): on its channel, [`Transmit::origin`](super::Transmit::origin).
+    /// The same rules as [`send_notification`](Self::send_notification).
+    pub fn send_related_notification<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        request: &PendingRequest,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), SendError> {
+        self.notify(now, request.origin(), method, params)
+    }
+
+    fn notify<P: Serialize + ?Sized>(
+        &mut self,
+        now: Instant,
+        origin: Option<Origin>,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<(), SendError> {
         self.core.advance(now);
         self.check_open()?;
         let core = &mut self.core;
@@ -110,8 +131,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         if matches!(known, Some(Method::Initialized | Method::Cancelled | Method::Progress)) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.state, core.version) {
-            (State::Ready, Some(version)) => {
+        match core.life.ready_version() {
+            Some(version) => {
                 if let Some(m) = known
                     && (!m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Notification))
                 {
@@ -122,59 +143,79 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             _ => return Err(SendError::NotReady),
         }
         if let Some(cap) = known.and_then(|m| m.sender_capability())
-            && !core.own_caps.contains(cap)
+            && !core.life.own_caps().contains(cap)
         {
             return Err(SendError::CapabilityNotDeclared(cap));
         }
-        core.tx.notification(method, params)?;
+        core.tx.to(origin).notification(method, params)?;
         Ok(())
     }
 
-    fn responder(&mut self, id: RequestIdRef<'_>) -> Result<Responder<'_>, SendError> {
-        let closed = self.check_open().is_err() && !self.core.closing.eof;
-        let slot = self.core.inb.find(id).ok_or(SendError::UnknownRequest)?;
-        let progress_message = self.core.version.is_none_or(|v| v != crate::mcp::ProtocolVersion::V2024_11_05);
-        Ok(Responder { tx: self.core.tx.view(), slot: &mut self.core.inb.slots[slot], closed, progress_message })
+    fn responder(&mut self, request: &PendingRequest) -> Responder<'_> {
+        let slot = self.core.inb.find_serial(request.serial());
+        self.core.responder(slot, request.serial())
     }
 
-    /// Answers the peer's request `id` with `result` (which must serialize to a JSON
-    /// object). If the peer cancelled it, nothing is sent: [`Responded::Suppressed`].
-    pub fn respond<R: Serialize + ?Sized>(&mut self, id: RequestIdRef<'_>, result: &R) -> Result<Responded, SendError> {
-        self.responder(id)?.respond(result)
+    /// The live request of the peer's with this wire id, for code that kept only the
+    /// id. Ids are unique only among requests in flight, so prefer keeping the
+    /// [`PendingRequest`] the request was delivered with.
+    pub fn find_pending(&self, id: RequestIdRef<'_>) -> Option<PendingRequest> {
+        self.core.inb.pending(id)
     }
 
-    /// Answers the peer's request `id` with an error.
+    /// Answers the peer's `request` with `result` (which must serialize to a JSON
+    /// object). An answer to a request that is already over writes nothing and returns
+    /// [`Responded::Suppressed`]; see [`Responded`] and [`SendError`] for the rest of
+    /// the rule (a second answer, a reply that can never fit).
+    pub fn respond<R: Serialize + ?Sized>(
+        &mut self,
+        request: &PendingRequest,
+        result: &R,
+    ) -> Result<Responded, SendError> {
+        self.responder(request).respond(result)
+    }
+
+    /// Answers the peer's `request` with an error.
     pub fn respond_error(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         code: ErrorCode,
         message: &str,
     ) -> Result<Responded, SendError> {
-        self.responder(id)?.respond_error(code, message, None::<&RawJson<'_>>)
+        self.responder(request).respond_error(code, message, None::<&RawJson<'_>>)
     }
 
-    /// Answers the peer's request `id` with an error carrying `data`.
+    /// Answers the peer's `request` with an error carrying `data`.
     pub fn respond_error_with_data<D: Serialize + ?Sized>(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         code: ErrorCode,
         message: &str,
         data: &D,
     ) -> Result<Responded, SendError> {
-        self.responder(id)?.respond_error(code, message, Some(data))
+        self.responder(request).respond_error(code, message, Some(data))
     }
 
-    /// Reports progress on the peer's request `id`, which must have asked for it.
-    /// Values must strictly increase; after the response nothing more can be sent.
-    /// Integers and floats are both accepted; integers cost no floating-point code.
+    /// Gives up on the peer's `request` (a worker failed, the work cannot be done): the
+    /// endpoint answers -32603 "Request abandoned" and the request is over, so a later
+    /// answer is suppressed. A request that is already over is left alone
+    /// ([`Responded::Suppressed`]).
+    pub fn abandon(&mut self, request: &PendingRequest) -> Result<Responded, SendError> {
+        self.responder(request).abandon()
+    }
+
+    /// Reports progress on the peer's `request`, which must have asked for it. Values
+    /// must strictly increase. Progress for a request that is over writes nothing
+    /// ([`Responded::Suppressed`]). Integers and floats are both accepted; integers
+    /// cost no floating-point code.
     pub fn send_progress<N: ProgressValue>(
         &mut self,
-        id: RequestIdRef<'_>,
+        request: &PendingRequest,
         progress: N,
         total: Option<N>,
         message: Option<&str>,
-    ) -> Result<(), SendError> {
-        self.responder(id)?.progress(progress, total, message)
+    ) -> Result<Responded, SendError> {
+        self.responder(request).progress(progress, total, message)
     }
 
     /// Cancels a request of ours: sends `notifications/cancelled` and forgets the
@@ -186,13 +227,10 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         self.check_open()?;
         let core = &mut self.core;
         let number = id.as_ref().as_u64();
-        if core.init.is_some_and(|i| Some(i.id) == number) {
+        if core.life.init().is_some_and(|i| Some(i.id) == number) {
             return Err(SendError::NotCancellable);
         }
-        let slot = number
-            .and_then(|n| core.out.find(n))
-            .filter(|&i| core.out.slots[i].is_some_and(|e| e.ended.is_none()))
-            .ok_or(SendError::UnknownRequest)?;
+        let number = number.filter(|&n| core.out.is_live(n)).ok_or(SendError::UnknownRequest)?;
         #[derive(Serialize)]
         struct Params<'r> {
             #[serde(rename = "requestId")]
@@ -200,8 +238,11 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
             #[serde(skip_serializing_if = "Option::is_none")]
             reason: Option<&'r str>,
         }
-        core.tx.notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
-        core.out.slots[slot] = None;
+        let origin = core.out.origin_of(number);
+        core.tx
+            .to(origin)
+            .notification("notifications/cancelled", Some(&Params { request_id: id.as_ref(), reason }))?;
+        core.out.forget(number);
         Ok(())
     }
 
@@ -211,7 +252,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// [`Event::Closed`](super::Event::Closed).
     pub fn close(&mut self, now: Instant) {
         self.core.advance(now);
-        if !self.core.closing.done {
+        if !self.core.life.is_closed() {
             self.core.shut_down(CloseReason::LocalClose);
         }
     }

@@ -2,8 +2,13 @@
 
 use core::time::Duration;
 
-use crate::mcp::{CapabilitySet, ProtocolVersion, Role, VersionSet};
-use crate::wire::{DEFAULT_MAX_DEPTH, RawJson};
+use super::pending::PendingRequest;
+use super::transmit::{Origin, OutputMode};
+
+use crate::mcp::{
+    CapabilitySet, ClientCapabilities, Implementation, ProtocolVersion, Role, ServerCapabilities, VersionSet,
+};
+use crate::wire::{DEFAULT_MAX_DEPTH, EncodeError, JsonKind, JsonOut, RawJson};
 
 /// The idle timeout for a request when the caller does not choose one: 60 seconds, as in
 /// the TypeScript SDK (rmcp and the Python SDK have no default at all).
@@ -12,6 +17,11 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The absolute cap on a request's lifetime when the caller does not choose one: progress
 /// notifications can keep a request alive past the idle timeout, but not past this.
 pub const DEFAULT_MAX_REQUEST_TIME: Duration = Duration::from_secs(600);
+
+/// The transmit-buffer room kept free for the replies the endpoint writes on its own,
+/// by default: input is processed only while this much is free. See
+/// [`Config::reply_reserve`].
+pub const DEFAULT_REPLY_RESERVE: usize = 512;
 
 /// How long a client waits for the answer to `initialize` by default.
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -27,21 +37,187 @@ pub struct Keepalive {
     pub timeout: Duration,
 }
 
+/// Writers of typed values into a frame. They are taken as function pointers only where
+/// a typed value is given, so programs that pass JSON never link the vocabulary's
+/// serializers. (For any lifetime of the value, so that `Config` stays covariant.)
+type WriteServer = for<'x> fn(&ServerCapabilities<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+type WriteClient = for<'x> fn(&ClientCapabilities<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+type WriteInfo = for<'x> fn(&Implementation<'x>, &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+
+fn write_server(caps: &ServerCapabilities<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(caps)
+}
+
+fn write_client(caps: &ClientCapabilities<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(caps)
+}
+
+fn write_info(info: &Implementation<'_>, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+    out.value(info)
+}
+
+/// This side's `capabilities` in the `initialize` exchange: typed (a typo does not
+/// compile, and the endpoint reads its own flags straight from the value) or a JSON
+/// object, sent verbatim. Made with `From` (`.capabilities(...)` on [`Config`] takes
+/// anything that converts): [`ServerCapabilities`], [`ClientCapabilities`], [`RawJson`].
+#[derive(Clone, Copy, Debug)]
+pub struct Capabilities<'a>(CapabilitiesRepr<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum CapabilitiesRepr<'a> {
+    Json(RawJson<'a>),
+    Server(ServerCapabilities<'a>, CapabilitySet, WriteServer),
+    Client(ClientCapabilities<'a>, CapabilitySet, WriteClient),
+}
+
+impl<'a> From<RawJson<'a>> for Capabilities<'a> {
+    fn from(json: RawJson<'a>) -> Self {
+        Capabilities(CapabilitiesRepr::Json(json))
+    }
+}
+
+impl<'a> From<ServerCapabilities<'a>> for Capabilities<'a> {
+    fn from(caps: ServerCapabilities<'a>) -> Self {
+        Capabilities(CapabilitiesRepr::Server(caps, caps.flags(), write_server))
+    }
+}
+
+impl<'a> From<ClientCapabilities<'a>> for Capabilities<'a> {
+    fn from(caps: ClientCapabilities<'a>) -> Self {
+        Capabilities(CapabilitiesRepr::Client(caps, caps.flags(), write_client))
+    }
+}
+
+impl<'a> Capabilities<'a> {
+    /// The flags the session gates methods with, as a side of `role` declares them.
+    pub fn flags(&self, role: Role) -> CapabilitySet {
+        match (self.0, role) {
+            (CapabilitiesRepr::Json(json), Role::Server) => CapabilitySet::from_server_json(json),
+            (CapabilitiesRepr::Json(json), Role::Client) => CapabilitySet::from_client_json(json),
+            (CapabilitiesRepr::Server(_, flags, _) | CapabilitiesRepr::Client(_, flags, _), _) => flags,
+        }
+    }
+
+    /// The JSON object, if that is what was given.
+    pub fn as_json(&self) -> Option<RawJson<'a>> {
+        match self.0 {
+            CapabilitiesRepr::Json(json) => Some(json),
+            _ => None,
+        }
+    }
+
+    /// Whether a side of `role` can declare these: typed ones of its own kind, or a JSON
+    /// object.
+    pub(crate) fn fits(&self, role: Role) -> bool {
+        match self.0 {
+            CapabilitiesRepr::Json(json) => json.kind() == JsonKind::Object,
+            CapabilitiesRepr::Server(..) => role == Role::Server,
+            CapabilitiesRepr::Client(..) => role == Role::Client,
+        }
+    }
+
+    /// Writes the object into a frame.
+    pub(crate) fn write(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        match &self.0 {
+            CapabilitiesRepr::Json(json) => {
+                out.raw(json.as_bytes());
+                Ok(())
+            }
+            CapabilitiesRepr::Server(caps, _, write) => write(caps, out),
+            CapabilitiesRepr::Client(caps, _, write) => write(caps, out),
+        }
+    }
+}
+
+/// This side's `clientInfo` / `serverInfo`: a typed [`Implementation`] or a JSON object,
+/// made with `From` (what [`Config::new`] takes).
+#[derive(Clone, Copy, Debug)]
+pub struct Info<'a>(InfoRepr<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum InfoRepr<'a> {
+    Json(RawJson<'a>),
+    Typed(Implementation<'a>, WriteInfo),
+}
+
+impl<'a> From<RawJson<'a>> for Info<'a> {
+    fn from(json: RawJson<'a>) -> Self {
+        Info(InfoRepr::Json(json))
+    }
+}
+
+impl<'a> From<Implementation<'a>> for Info<'a> {
+    fn from(info: Implementation<'a>) -> Self {
+        Info(InfoRepr::Typed(info, write_info))
+    }
+}
+
+impl<'a> Info<'a> {
+    /// The JSON object, if that is what was given.
+    pub fn as_json(&self) -> Option<RawJson<'a>> {
+        match self.0 {
+            InfoRepr::Json(json) => Some(json),
+            InfoRepr::Typed(..) => None,
+        }
+    }
+
+    fn is_object(&self) -> bool {
+        match self.0 {
+            InfoRepr::Json(json) => json.kind() == JsonKind::Object,
+            InfoRepr::Typed(..) => true,
+        }
+    }
+
+    /// Writes the object into a frame.
+    pub(crate) fn write(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        match &self.0 {
+            InfoRepr::Json(json) => {
+                out.raw(json.as_bytes());
+                Ok(())
+            }
+            InfoRepr::Typed(info, write) => write(info, out),
+        }
+    }
+}
+
+/// What happens to a request of the peer's that arrives while every inbound slot is
+/// taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Overflow {
+    /// Hold it in the receive buffer and deliver it when a slot frees, oldest first. Held
+    /// requests use at most half of the receive buffer; past that, or when a frame being
+    /// read needs their room, requests are refused as with [`Refuse`](Self::Refuse).
+    #[default]
+    Hold,
+    /// Answer it at once with -32603 "Too many requests in flight".
+    Refuse,
+}
+
 /// The configuration of an [`Endpoint`](super::Endpoint).
 ///
-/// `info` and `capabilities` are JSON objects sent verbatim in the `initialize` exchange
-/// (`clientInfo`/`serverInfo` and `capabilities`); the endpoint reads its own capability
-/// flags from `capabilities` to decide what it may send and what it will accept.
+/// `info` and `capabilities` are what this side says in the `initialize` exchange
+/// (`clientInfo`/`serverInfo` and `capabilities`), typed or as JSON objects; the
+/// endpoint reads its own capability flags from `capabilities` to decide what it may
+/// send and what it will accept.
+///
+/// ```
+/// use mcp_sansio::mcp::{Implementation, ListChanged, Role, ServerCapabilities};
+/// use mcp_sansio::session::Config;
+/// let config = Config::new(Role::Server, Implementation::new("weather", "1.0.0"))
+///     .capabilities(ServerCapabilities::new().tools(ListChanged::YES).logging());
+/// assert!(config.own_flags().contains(mcp_sansio::mcp::Capability::Logging));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Config<'a> {
     /// Client or server.
     pub role: Role,
     /// The protocol versions this side supports (by default every handshake version).
     pub versions: VersionSet,
-    /// The `Implementation` object: at least `{"name": …, "version": …}`.
-    pub info: RawJson<'a>,
-    /// This side's capabilities object.
-    pub capabilities: RawJson<'a>,
+    /// Who this side is (`clientInfo` / `serverInfo`).
+    pub info: Info<'a>,
+    /// What this side supports.
+    pub capabilities: Capabilities<'a>,
     /// Server only: the `instructions` string of the `initialize` result.
     pub instructions: Option<&'a str>,
     /// Idle timeout of requests sent without an explicit one.
@@ -54,29 +230,49 @@ pub struct Config<'a> {
     pub keepalive: Option<Keepalive>,
     /// Nesting cap for incoming JSON.
     pub max_depth: u16,
+    /// What to do with the peer's requests beyond the inbound slots.
+    pub overflow: Overflow,
+    /// How long the application may take to answer one of the peer's requests; past it
+    /// the endpoint answers -32603 itself and reports [`Event::Expired`](super::Event::Expired).
+    /// `None` (the default): no limit. Held requests start the clock when delivered.
+    pub answer_within: Option<Duration>,
+    /// How sent frames are handed out: all at once, newline-terminated (the default), or
+    /// one message at a time with its origin.
+    pub output: OutputMode,
+    /// Transmit-buffer room kept free for the replies the endpoint writes on its own
+    /// (pongs, refusals, errors): input is processed only while this much is free, and
+    /// every such reply fits it. At least the longest of those replies (about 200 bytes,
+    /// 9 more in message mode; [`Endpoint::new`](super::Endpoint::new) says exactly if it
+    /// is too small); more lets more frames be processed between two drains.
+    pub reply_reserve: usize,
 }
 
 impl<'a> Config<'a> {
     /// A configuration with the defaults: every handshake version, empty capabilities,
     /// the default timeouts, no keepalive.
-    pub fn new(role: Role, info: RawJson<'a>) -> Self {
+    pub fn new(role: Role, info: impl Into<Info<'a>>) -> Self {
         Self {
             role,
             versions: VersionSet::HANDSHAKE,
-            info,
-            capabilities: RawJson::EMPTY_OBJECT,
+            info: info.into(),
+            capabilities: Capabilities(CapabilitiesRepr::Json(RawJson::EMPTY_OBJECT)),
             instructions: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_request_time: DEFAULT_MAX_REQUEST_TIME,
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             keepalive: None,
             max_depth: DEFAULT_MAX_DEPTH,
+            overflow: Overflow::Hold,
+            answer_within: None,
+            output: OutputMode::Lines,
+            reply_reserve: DEFAULT_REPLY_RESERVE,
         }
     }
 
-    /// Sets the capabilities object.
-    pub fn capabilities(mut self, capabilities: RawJson<'a>) -> Self {
-        self.capabilities = capabilities;
+    /// Sets this side's capabilities: typed ([`ServerCapabilities`],
+    /// [`ClientCapabilities`]) or a JSON object.
+    pub fn capabilities(mut self, capabilities: impl Into<Capabilities<'a>>) -> Self {
+        self.capabilities = capabilities.into();
         self
     }
 
@@ -105,12 +301,59 @@ impl<'a> Config<'a> {
         self
     }
 
-    /// This side's capability flags, as the peer will see them.
-    pub(crate) fn own_capabilities(&self) -> CapabilitySet {
-        match self.role {
-            Role::Client => CapabilitySet::from_client_json(self.capabilities),
-            Role::Server => CapabilitySet::from_server_json(self.capabilities),
+    /// Sets how sent frames are handed out (see [`OutputMode`]).
+    pub fn output(mut self, output: OutputMode) -> Self {
+        self.output = output;
+        self
+    }
+
+    /// Sets the reply reserve: smaller for a small part's transmit buffer (see
+    /// [`reply_reserve`](Self::reply_reserve)).
+    pub fn reply_reserve(mut self, bytes: usize) -> Self {
+        self.reply_reserve = bytes;
+        self
+    }
+
+    /// Sets what happens to the peer's requests beyond the inbound slots.
+    pub fn overflow(mut self, overflow: Overflow) -> Self {
+        self.overflow = overflow;
+        self
+    }
+
+    /// Sets how long the application may take to answer a request of the peer's.
+    pub fn answer_within(mut self, limit: Duration) -> Self {
+        self.answer_within = Some(limit);
+        self
+    }
+
+    /// Writes the `initialize` result this server sends for `version`.
+    pub(crate) fn write_initialize_result(
+        &self,
+        version: ProtocolVersion,
+        out: &mut JsonOut<'_, '_>,
+    ) -> Result<(), EncodeError> {
+        out.put(b"{\"protocolVersion\":");
+        out.string(version.as_str());
+        out.put(b",\"capabilities\":");
+        self.capabilities.write(out)?;
+        out.put(b",\"serverInfo\":");
+        self.info.write(out)?;
+        if let Some(instructions) = self.instructions {
+            out.put(b",\"instructions\":");
+            out.string(instructions);
         }
+        out.put(b"}");
+        Ok(())
+    }
+
+    /// This side's capability flags, as the peer will see them.
+    pub fn own_flags(&self) -> CapabilitySet {
+        self.capabilities.flags(self.role)
+    }
+
+    /// Whether `info` and `capabilities` can be sent by a side of this role.
+    pub(crate) fn check_identity(&self) -> bool {
+        self.info.is_object() && self.capabilities.fits(self.role)
     }
 
     /// The handshake versions this side supports.
@@ -138,6 +381,10 @@ pub struct RequestOptions {
     /// Whether each progress notification restarts the idle timeout (only meaningful
     /// with `progress`).
     pub reset_timeout_on_progress: bool,
+    /// The channel of the peer's request this one is sent for (a `sampling/createMessage`
+    /// while handling a `tools/call`, say): the request, and its cancellation if it times
+    /// out, come out with that origin. Set with [`related_to`](Self::related_to).
+    pub related: Option<Origin>,
 }
 
 impl RequestOptions {
@@ -156,6 +403,12 @@ impl RequestOptions {
     /// Sets the absolute cap.
     pub fn max_time(mut self, max: Duration) -> Self {
         self.max_time = Some(max);
+        self
+    }
+
+    /// Sends the request as part of handling the peer's `request`: on its channel.
+    pub fn related_to(mut self, request: &PendingRequest) -> Self {
+        self.related = request.origin();
         self
     }
 }

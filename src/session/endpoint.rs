@@ -1,28 +1,28 @@
 //! [`Endpoint`]: one side of one MCP connection, as a state machine.
 
-use core::time::Duration;
-
-use serde::Serialize;
-
+use super::buffer::Buffer;
+use super::caller_errors::{ConfigError, SendError};
 use super::config::Config;
-use super::errors::{ConfigError, SendError};
-use super::event::{CloseReason, Event, Output};
+use super::core::{Core, Queued};
+use super::event::{Event, IncomingRequest, Misbehavior, Output};
+use super::held::{Area, Held};
 use super::inbound::Inbound;
-use super::outbound::{Ended, Outbound};
-use super::plan::Plan;
-use crate::framing::{LineError, LineFramer};
+use super::lifecycle::Lifecycle;
+use super::lifecycle::Phase;
+use super::outbound::Outbound;
+use super::receive::Received;
+use super::replies::AUTO_MESSAGE_MAX;
+use super::timers::Timers;
+use super::transmit::{Origin, Outbox, mark, mark_len};
+use crate::framing::{LineError, LineState, Prefix};
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
-use crate::wire::{FrameWriter, JsonKind, MAX_ID_LEN, RawJson, RequestId};
-
-/// Transmit-buffer room kept free for the replies the endpoint writes on its own (pongs,
-/// error replies, cancellations): input is only processed while this much is free.
-pub(crate) const AUTO_REPLY_RESERVE: usize = 512;
+use crate::wire::{EncodeError, ErrorCode, ErrorId, MAX_ID_LEN};
 
 /// The smallest receive buffer accepted.
 pub const MIN_RX_BUFFER: usize = 256;
 
-/// Where the handshake stands.
+/// Where the handshake and the session stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum State {
@@ -40,228 +40,288 @@ pub enum State {
     Closed,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct InitRequest {
-    pub id: u64,
-    pub deadline: Instant,
-    /// Retries left after a -32602 that lists the server's versions.
-    pub retries: u8,
-    /// The version this `initialize` offered.
-    pub offered: ProtocolVersion,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ping {
-    pub id: u64,
-    pub sent: Instant,
-    pub reported: bool,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Closing {
-    /// The peer's input ended.
-    pub eof: bool,
-    /// Input is no longer processed (local close, or a failed handshake).
-    pub stop_input: bool,
-    /// Why the session ends, once decided.
-    pub reason: Option<CloseReason>,
-    /// Live outgoing requests have been failed.
-    pub failed_outbound: bool,
-    /// The `Closed` event was delivered.
-    pub done: bool,
-}
-
-/// A batch frame being processed element by element.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BatchCursor {
-    /// Offset in the receive buffer of the next element's search position.
-    pub next: usize,
-    /// End of the array in the receive buffer.
-    pub end: usize,
-}
-
-/// Everything but the receive buffer, so that events can borrow both at once.
-pub(crate) struct Core<'a, const OUT: usize, const IN: usize> {
-    pub config: Config<'a>,
-    pub tx: FrameWriter<'a>,
-    pub out: Outbound<OUT>,
-    pub inb: Inbound<IN>,
-    pub state: State,
-    pub version: Option<ProtocolVersion>,
-    pub own_caps: CapabilitySet,
-    pub peer_caps: CapabilitySet,
-    pub now: Instant,
-    pub last_rx: Instant,
-    pub init: Option<InitRequest>,
-    pub ping: Option<Ping>,
-    pub ready_pending: bool,
-    pub unresponsive: Option<Duration>,
-    pub oversized_frame: Option<usize>,
-    pub dropped_reply: Option<usize>,
-    pub transmitted: usize,
-    pub batch: Option<BatchCursor>,
-    pub closing: Closing,
-    pub reserve: usize,
-}
-
 /// One side of an MCP connection: a client or a server, as a sans-IO state machine.
 ///
 /// `OUT` is the number of requests this side can have in flight, `IN` the number of the
-/// peer's requests it can be working on at once. Both tables are fixed arrays inside the
-/// endpoint; the receive and transmit buffers are the caller's.
+/// peer's requests the application can be working on at once (more are held in the
+/// receive buffer, see [`Overflow`](super::Overflow)). Both tables are fixed arrays
+/// inside the endpoint; the receive and transmit buffers are `B`: lent by the caller
+/// (the default), or owned (see [`with_buffers`](Self::with_buffers)).
 ///
 /// The methods come in four kinds:
 /// * inputs: [`handle_input`](Self::handle_input) (bytes from the transport),
-///   [`handle_frame`](Self::handle_frame) (one whole message),
-///   [`handle_eof`](Self::handle_eof), [`handle_timeout`](Self::handle_timeout);
+///   [`handle_frame_from`](Self::handle_frame_from) (one whole message, and the channel
+///   it came in on), [`handle_eof`](Self::handle_eof),
+///   [`handle_timeout`](Self::handle_timeout);
 /// * commands: [`send_request`](Self::send_request), [`send_notification`](Self::send_notification),
 ///   [`respond`](Self::respond), [`respond_error`](Self::respond_error),
-///   [`send_progress`](Self::send_progress), [`cancel`](Self::cancel), [`close`](Self::close);
-/// * outputs: [`poll_output`](Self::poll_output), [`poll_timeout`](Self::poll_timeout);
-/// * getters: [`state`](Self::state), [`protocol_version`](Self::protocol_version), ….
+///   [`send_progress`](Self::send_progress), [`abandon`](Self::abandon),
+///   [`cancel`](Self::cancel), [`close`](Self::close);
+/// * outputs: [`poll_output`](Self::poll_output), [`sent`](Self::sent),
+///   [`poll_timeout`](Self::poll_timeout);
+/// * getters: [`state`](Self::state), [`protocol_version`](Self::protocol_version),
+///   [`snapshot`](Self::snapshot), ….
 ///
 /// **After every input or command, call `poll_output` until it returns
 /// [`Output::Idle`]** (see the crate documentation for a complete loop).
-pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8> {
-    pub(crate) rx: LineFramer<'a>,
-    pub(crate) core: Core<'a, OUT, IN>,
+///
+/// # Memory
+///
+/// Everything is in the endpoint value and its two buffers; nothing is allocated. What
+/// each choice costs (`size_of`, with lent buffers):
+///
+/// | | thumbv7em (32-bit) | x86_64 |
+/// |---|---|---|
+/// | the endpoint without slots (`OUT = IN = 0`) | 816 B | 1144 B |
+/// | each `OUT` slot (a request of ours in flight) | 112 B | 120 B |
+/// | each `IN` slot (a request of the peer's being worked on) | 224 B | 248 B |
+/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2160 B / 3504 B | 2616 B / 4088 B |
+///
+/// The buffers:
+/// * receive: at least [`MIN_RX_BUFFER`] (256) bytes; the longest message it reads is
+///   one byte less (two for frames given to [`handle_frame`](Self::handle_frame), ten with
+///   an origin). Requests held beyond the `IN` slots use at most half of it, 14 bytes
+///   each plus the request.
+/// * transmit: at least the [reply reserve](super::Config::reply_reserve) (512 bytes by
+///   default; 229 at the least, 237 in message mode), and for a server at least its
+///   `initialize` result, for a client its `initialize` request (
+///   [`with_buffers`](Self::with_buffers) says exactly). In message mode each queued frame
+///   takes 9 bytes more.
+pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8, B: Buffer = &'a mut [u8]> {
+    /// The receive buffer's bytes; its cursor is `core.rx`. Kept apart so that events
+    /// can borrow the bytes while the core changes.
+    pub(super) rx: B,
+    pub(super) core: Core<'a, OUT, IN, B>,
 }
 
 impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
-    /// Creates an endpoint. A client queues its `initialize` request at once (drain
-    /// `poll_output` to send it); a server waits for one.
+    /// Creates an endpoint over two buffers the caller lends. A client queues its
+    /// `initialize` request at once (drain `poll_output` to send it); a server waits for
+    /// one. See [`with_buffers`](Self::with_buffers) for buffers the endpoint owns.
     pub fn new(config: Config<'a>, rx: &'a mut [u8], tx: &'a mut [u8], now: Instant) -> Result<Self, ConfigError> {
-        if config.info.kind() != JsonKind::Object || config.capabilities.kind() != JsonKind::Object {
+        Self::with_buffers(config, rx, tx, now)
+    }
+}
+
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+    /// Creates an endpoint over two buffers of any storage: lent slices, arrays, or
+    /// (with `alloc`) `Vec<u8>`/`Box<[u8]>` it owns, so that it can be kept without a
+    /// borrow (a server holding many sessions, say). Otherwise as [`new`](Endpoint::new).
+    ///
+    /// ```
+    /// use mcp_sansio::{Config, Endpoint, Instant, Role};
+    /// use mcp_sansio::mcp::Implementation;
+    /// let config = Config::new(Role::Server, Implementation::new("s", "1"));
+    /// let owned: Endpoint<'static, 4, 4, [u8; 1024]> =
+    ///     Endpoint::with_buffers(config, [0; 1024], [0; 1024], Instant::ZERO).unwrap();
+    /// ```
+    pub fn with_buffers(config: Config<'a>, rx: B, tx: B, now: Instant) -> Result<Self, ConfigError> {
+        let (mut endpoint, newest) = Self::build(config, rx, tx, now)?;
+        if config.role == Role::Client {
+            let core = &mut endpoint.core;
+            core.send_initialize(newest).map_err(|e| match e {
+                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
+                SendError::Encode(e) => ConfigError::Encode(e),
+                _ => ConfigError::NotAnObject,
+            })?;
+        }
+        Ok(endpoint)
+    }
+
+    /// An endpoint at the start of a session, with the newest version it supports: what
+    /// both constructors share.
+    pub(super) fn build(
+        config: Config<'a>,
+        rx: B,
+        tx: B,
+        now: Instant,
+    ) -> Result<(Self, ProtocolVersion), ConfigError> {
+        if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
         let Some(newest) = config.newest() else { return Err(ConfigError::NoHandshakeVersion) };
-        if rx.len() < MIN_RX_BUFFER {
+        let rx_len = rx.as_ref().len();
+        if rx_len < MIN_RX_BUFFER {
             return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
         }
         let mut core = Core {
             config,
-            tx: FrameWriter::new(tx),
+            rx: LineState::new(),
+            tx: Outbox::new(tx, config.output),
+            life: Lifecycle::new(config.role, config.own_flags()),
             out: Outbound::new(),
             inb: Inbound::new(),
-            state: match config.role {
-                Role::Client => State::AwaitingInitializeResult,
-                Role::Server => State::AwaitingInitialize,
-            },
-            version: None,
-            own_caps: config.own_capabilities(),
-            peer_caps: CapabilitySet::EMPTY,
+            held: Held::new(rx_len),
+            timers: Timers::new(now),
+            queued: Queued::default(),
             now,
-            last_rx: now,
-            init: None,
-            ping: None,
-            ready_pending: false,
-            unresponsive: None,
-            oversized_frame: None,
-            dropped_reply: None,
-            transmitted: 0,
             batch: None,
-            closing: Closing::default(),
-            reserve: AUTO_REPLY_RESERVE,
+            stall: None,
+            origin: None,
+            framed: false,
+            reserve: config.reply_reserve,
+            first_reserve: config.reply_reserve,
         };
-        // The initialize result (server) must always fit beside the usual reserve.
+        // The reserve holds the longest reply the endpoint writes on its own: an error
+        // for the longest id it answers with the longest message it uses (and a few
+        // escaped quotes in it).
+        let longest_id = [b'1'; MAX_ID_LEN];
+        let id = crate::wire::RequestIdRef::from_validated(&longest_id);
+        let message = [b'x'; AUTO_MESSAGE_MAX];
+        let message = core::str::from_utf8(&message).unwrap_or_default();
+        let floor = core.measure(|tx| tx.error(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, message))? + 8;
+        if config.reply_reserve < floor {
+            return Err(ConfigError::ReserveTooSmall { needed: floor });
+        }
+        // A server's initialize result must fit too, until it is sent.
         if config.role == Role::Server {
-            let longest_id = [b'1'; MAX_ID_LEN];
-            let id = crate::wire::RequestIdRef::from_validated(&longest_id);
-            let needed = match core.tx.result(id, &core.initialize_result(newest)) {
-                Ok(range) => range.len(),
-                Err(crate::wire::EncodeError::BufferTooSmall { needed, .. }) => needed,
-                Err(_) => return Err(ConfigError::NotAnObject),
-            };
-            core.tx.clear();
-            core.reserve = core.reserve.max(needed + AUTO_REPLY_RESERVE);
+            let needed = core.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
+            core.first_reserve = core.reserve.max(needed);
         }
-        if core.tx.capacity() < core.reserve {
-            return Err(ConfigError::TxTooSmall { needed: core.reserve });
+        if core.tx.capacity() < core.first_reserve {
+            return Err(ConfigError::TxTooSmall { needed: core.first_reserve });
         }
-        if config.role == Role::Client {
-            core.send_initialize(newest).map_err(|e| match e {
-                SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.reserve) },
-                _ => ConfigError::NotAnObject,
-            })?;
-        }
-        Ok(Self { rx: LineFramer::new(rx), core })
+        Ok((Self { rx, core }, newest))
     }
 
     // ---- inputs -------------------------------------------------------------------
 
     /// Feeds bytes received from a byte-stream transport (stdio). Returns how many were
-    /// taken: fewer than `data.len()` when the receive buffer holds unprocessed messages;
-    /// drain [`poll_output`](Self::poll_output) and feed the rest.
+    /// taken: fewer than `data.len()` when the receive buffer holds unprocessed messages
+    /// (or an owed reply waits for room); drain [`poll_output`](Self::poll_output) and
+    /// feed the rest.
+    #[must_use = "bytes not taken must be fed again after a drain"]
     pub fn handle_input(&mut self, now: Instant, data: &[u8]) -> usize {
         self.core.advance(now);
-        if self.core.closing.stop_input || self.rx.is_closed() {
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return data.len();
         }
         if !data.is_empty() {
-            self.core.last_rx = self.core.now;
+            self.core.received();
         }
-        self.rx.feed(data)
+        if !self.make_room() {
+            return 0;
+        }
+        let limit = self.core.held.limit();
+        self.core.rx.feed(&mut self.rx.as_mut()[..limit], data)
     }
 
     /// The free part of the receive buffer, to read into directly; then call
-    /// [`commit_input`](Self::commit_input). Empty only while unprocessed messages wait.
+    /// [`commit_input`](Self::commit_input). Empty only while unprocessed messages (or
+    /// an owed reply) wait: drain [`poll_output`](Self::poll_output) first.
     pub fn input_buffer(&mut self) -> &mut [u8] {
-        self.rx.spare()
+        if !self.make_room() {
+            return &mut [];
+        }
+        let limit = self.core.held.limit();
+        self.core.rx.spare(&mut self.rx.as_mut()[..limit])
     }
 
     /// Marks `n` bytes of [`input_buffer`](Self::input_buffer) as received.
     pub fn commit_input(&mut self, now: Instant, n: usize) {
-        self.core.advance(now);
+        let core = &mut self.core;
+        core.advance(now);
         if n > 0 {
-            self.core.last_rx = self.core.now;
+            core.received();
         }
-        if self.core.closing.stop_input {
+        let limit = core.held.limit();
+        if !core.life.reads_input() {
             // Discard: nothing is processed any more.
-            let _ = self.rx.spare();
+            let _ = core.rx.spare(&mut self.rx.as_mut()[..limit]);
             return;
         }
-        self.rx.commit(n);
+        core.rx.commit(limit, n);
+    }
+
+    /// Makes the room the framer needs: when its part of the receive buffer is full with
+    /// the start of one line, held requests are refused, newest first, until the line
+    /// fits or none is left. `false` if a refusal does not fit the transmit buffer yet.
+    fn make_room(&mut self) -> bool {
+        loop {
+            self.core.held.settle(self.rx.as_mut());
+            let limit = self.core.held.limit();
+            if self.core.held.count() == 0 || !self.core.rx.is_full_of_one_line(&mut self.rx.as_mut()[..limit]) {
+                return true;
+            }
+            if !self.core.refuse_newest_held(self.rx.as_ref()) {
+                return false;
+            }
+        }
     }
 
     /// Feeds one complete message from a message-oriented transport (an HTTP body, an SSE
-    /// event). Returns `false`, taking nothing, when the receive buffer has no room for it
-    /// now: drain [`poll_output`](Self::poll_output) and try again. A message larger than
-    /// the whole buffer is reported as [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong).
+    /// event), with no [`Origin`]. See [`handle_frame_from`](Self::handle_frame_from).
+    #[must_use = "a frame not taken must be fed again after a drain"]
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) -> bool {
+        self.handle_frame_from(now, None, frame)
+    }
+
+    /// Feeds one complete message that came in on the channel `origin` (an HTTP POST,
+    /// say): whatever is sent for the requests in it carries that origin (see
+    /// [`Origin`]). Returns `false`, taking nothing, when the receive buffer has no room
+    /// for it now: drain [`poll_output`](Self::poll_output) and try again. A message
+    /// larger than the whole buffer is reported as
+    /// [`Misbehavior::LineTooLong`](super::Misbehavior::LineTooLong) (and answered if it
+    /// is a request whose id can be seen).
+    ///
+    /// An endpoint takes its input either as whole frames (this) or as a byte stream
+    /// ([`handle_input`](Self::handle_input)), not both.
+    #[must_use = "a frame not taken must be fed again after a drain"]
+    pub fn handle_frame_from(&mut self, now: Instant, origin: Option<Origin>, frame: &[u8]) -> bool {
         self.core.advance(now);
-        self.core.last_rx = self.core.now;
-        if self.core.closing.stop_input || self.rx.is_closed() {
+        self.core.received();
+        if !self.core.life.reads_input() || self.core.rx.is_closed() {
             return true;
         }
-        if frame.len() + 1 > self.rx.capacity() {
+        self.core.framed = true;
+        self.core.held.settle(self.rx.as_mut());
+        // The frame, its mark (the origin) and its newline.
+        let size = mark_len(origin) + frame.len() + 1;
+        if size > self.rx.as_ref().len() {
             // One report is held at a time: a second oversized frame waits for the drain.
-            if self.core.oversized_frame.is_some() {
+            if self.core.queued.oversized_frame.is_some() {
                 return false;
             }
-            self.core.oversized_frame = Some(frame.len());
+            self.core.queued.oversized_frame = Some((frame.len(), Prefix::scan(frame), origin));
             return true;
         }
-        let spare = self.rx.spare();
-        if spare.len() < frame.len() + 1 {
-            return false;
+        loop {
+            let limit = self.core.held.limit();
+            let spare = self.core.rx.spare(&mut self.rx.as_mut()[..limit]);
+            if spare.len() >= size {
+                break;
+            }
+            // No room: the messages waiting make it once processed; failing those, the
+            // held requests are refused to make it.
+            if self.core.rx.buffered() > 0
+                || self.core.held.count() == 0
+                || !self.core.refuse_newest_held(self.rx.as_ref())
+            {
+                return false;
+            }
+            self.core.held.settle(self.rx.as_mut());
         }
-        spare[..frame.len()].copy_from_slice(frame);
+        let core = &mut self.core;
+        let limit = core.held.limit();
+        let spare = core.rx.spare(&mut self.rx.as_mut()[..limit]);
+        let at = mark(spare, origin);
+        let body = &mut spare[at..at + frame.len()];
+        body.copy_from_slice(frame);
         // A message may contain line breaks between tokens; they must not split it. In
         // valid JSON they can only be whitespace, so they become spaces; in invalid JSON
         // they become a byte that keeps it invalid (a raw line break inside a string
         // must not turn into a valid space).
         if frame.iter().any(|&b| b == b'\n' || b == b'\r') {
             let valid =
-                crate::wire::validate(frame, crate::wire::ScanConfig::with_max_depth(self.core.config.max_depth))
-                    .is_ok();
-            for b in &mut spare[..frame.len()] {
+                crate::wire::validate(frame, crate::wire::ScanConfig::with_max_depth(core.config.max_depth)).is_ok();
+            for b in body.iter_mut() {
                 if *b == b'\n' || *b == b'\r' {
                     *b = if valid { b' ' } else { 0x01 };
                 }
             }
         }
-        spare[frame.len()] = b'\n';
-        self.rx.commit(frame.len() + 1);
+        spare[size - 1] = b'\n';
+        core.rx.commit(limit, size);
         true
     }
 
@@ -272,8 +332,8 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// peer sent has been answered.
     pub fn handle_eof(&mut self, now: Instant) {
         self.core.advance(now);
-        self.core.closing.eof = true;
-        self.rx.close();
+        self.core.rx.close();
+        self.core.refresh_timers();
     }
 
     /// Time has passed: expires requests, sends keepalive pings. Safe to call at any time
@@ -289,42 +349,49 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     /// next input. Call it until it returns [`Output::Idle`] after every input and
     /// command. Bytes from [`Output::Transmit`] count as written when this is called again.
     pub fn poll_output(&mut self) -> Output<'_> {
-        let core = &mut self.core;
-        if core.transmitted > 0 {
-            core.tx.consume(core.transmitted);
-            core.transmitted = 0;
-        }
+        let Self { rx, core } = self;
+        let rx = rx.as_mut();
+        // Everything that writes the receive buffer happens here, before any of it is
+        // borrowed for the event this may return.
+        core.held.settle(rx);
+        core.tx.release();
         core.run_timers();
-        if !core.tx.is_empty() && core.tx.available() < core.reserve {
-            return self.transmit();
+        if !core.tx.is_empty() && core.tx.available() < core.reserve() {
+            return core.transmit();
         }
-        if let Some(event) = self.core.queued_event() {
+        if let Some(event) = core.queued_event() {
             return Output::Event(event);
         }
-        if let Some(plan) = self.process_input() {
-            let closed = self.core.state == State::Closed || self.core.closing.stop_input;
-            let progress_message = self.core.version.is_none_or(|v| v != ProtocolVersion::V2024_11_05);
-            let base = self.rx.buffer();
-            return Output::Event(plan.resolve(
-                base,
-                self.core.tx.view(),
-                &mut self.core.inb.slots,
-                closed,
-                progress_message,
-            ));
+        // The received lines are borrowed (shared) for the event; the part above them,
+        // where held requests live, stays writable for the requests held on the way.
+        let tail = core.rx.tail();
+        let (lines, above) = rx.split_at_mut(tail);
+        let lines: &[u8] = lines;
+        let mut area = Area { bytes: &mut *above, base: tail };
+        if let Some(received) = core.process_input(lines, &mut area) {
+            return Output::Event(core.attach(received));
         }
-        if !self.core.tx.is_empty() {
-            return self.transmit();
+        if core.held.count() > 0 && core.inb.has_free_slot() {
+            let region = above.get(core.held.limit() - tail..).unwrap_or_default();
+            if let Some(received) = core.deliver_held(region) {
+                return Output::Event(core.attach(received));
+            }
         }
-        if let Some(event) = self.core.closed_event(self.rx.is_closed()) {
+        if !core.tx.is_empty() {
+            return core.transmit();
+        }
+        if let Some(event) = core.closed_event() {
             return Output::Event(event);
         }
-        Output::Idle { next_timeout: self.poll_timeout() }
+        Output::Idle { next_timeout: core.next_deadline() }
     }
 
-    fn transmit(&mut self) -> Output<'_> {
-        self.core.transmitted = self.core.tx.len();
-        Output::Transmit(self.core.tx.as_bytes())
+    /// Only the first `n` bytes of the last [`Output::Transmit`] went out (a UART, a
+    /// non-blocking socket): the next [`poll_output`](Self::poll_output) hands out the
+    /// rest first. Call it before that poll; without it a transmit counts as written
+    /// whole.
+    pub fn sent(&mut self, n: usize) {
+        self.core.tx.sent(n);
     }
 
     /// The earliest deadline: call [`handle_timeout`](Self::handle_timeout) then.
@@ -332,59 +399,16 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
         self.core.next_deadline()
     }
 
-    /// Processes received frames until one produces an event.
-    fn process_input(&mut self) -> Option<Plan> {
-        let core = &mut self.core;
-        if let Some(len) = core.oversized_frame.take() {
-            return Some(Plan::LineTooLong(len));
-        }
-        if core.closing.stop_input {
-            return None;
-        }
-        loop {
-            // Automatic replies need room; let the transmit buffer drain first.
-            if core.tx.available() < core.reserve && !core.tx.is_empty() {
-                return None;
-            }
-            if let Some(cursor) = core.batch {
-                match core.batch_step(self.rx.buffer(), cursor) {
-                    Some(Some(plan)) => return Some(plan),
-                    Some(None) => continue,
-                    None => {
-                        core.batch = None;
-                        self.rx.consume_line();
-                        continue;
-                    }
-                }
-            }
-            let range = match self.rx.peek_line()? {
-                Ok(range) => range,
-                Err(LineError::TooLong { len }) => return Some(Plan::LineTooLong(len)),
-                Err(LineError::Unterminated { len }) => return Some(Plan::Unterminated(len)),
-            };
-            let (plan, keep) = core.dispatch_line(self.rx.buffer(), range);
-            if !keep {
-                self.rx.consume_line();
-            }
-            if plan.is_some() {
-                return plan;
-            }
-            if core.closing.stop_input {
-                return None;
-            }
-        }
-    }
-
     // ---- getters ------------------------------------------------------------------
 
     /// Where the handshake and the session stand.
     pub fn state(&self) -> State {
-        self.core.state
+        self.core.life.state()
     }
 
     /// The negotiated protocol version, once known.
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
-        self.core.version
+        self.core.life.version()
     }
 
     /// This side's role.
@@ -394,12 +418,12 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
 
     /// The capabilities the peer declared (empty until the handshake).
     pub fn peer_capabilities(&self) -> CapabilitySet {
-        self.core.peer_caps
+        self.core.life.peer_caps()
     }
 
     /// The capabilities this side declared.
     pub fn capabilities(&self) -> CapabilitySet {
-        self.core.own_caps
+        self.core.life.own_caps()
     }
 
     /// Requests of ours awaiting an answer.
@@ -414,7 +438,13 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
 
     /// Whether the `Closed` event has been delivered.
     pub fn is_closed(&self) -> bool {
-        self.core.closing.done
+        self.core.life.is_closed()
+    }
+
+    /// The two buffers, receive then transmit, back from an endpoint no longer needed
+    /// (to reuse them for the next session, say).
+    pub fn into_buffers(self) -> (B, B) {
+        (self.rx, self.core.tx.into_buffer())
     }
 
     /// The endpoint's idea of the current time (the latest instant passed in).
@@ -423,139 +453,115 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     }
 }
 
-impl<'a, const OUT: usize, const IN: usize> Core<'a, OUT, IN> {
-    pub fn advance(&mut self, now: Instant) {
-        self.now = self.now.max(now);
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
+    /// The size of what `write` writes into the empty transmit buffer (what it needs if
+    /// it does not fit), which is left empty.
+    fn measure(
+        &mut self,
+        write: impl FnOnce(&mut crate::wire::FrameView<'_>) -> Result<core::ops::Range<usize>, EncodeError>,
+    ) -> Result<usize, ConfigError> {
+        let size = match write(&mut self.tx.to(None)) {
+            Ok(range) => range.len(),
+            Err(EncodeError::BufferTooSmall { needed, .. }) => needed,
+            Err(e) => return Err(ConfigError::Encode(e)),
+        };
+        self.tx.clear();
+        Ok(size)
     }
 
-    /// The `initialize` result this server sends for `version`.
-    pub fn initialize_result(&self, version: ProtocolVersion) -> impl Serialize + 'a {
-        #[derive(Serialize)]
-        struct InitializeResult<'r> {
-            #[serde(rename = "protocolVersion")]
-            version: ProtocolVersion,
-            capabilities: RawJson<'r>,
-            #[serde(rename = "serverInfo")]
-            info: RawJson<'r>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            instructions: Option<&'r str>,
-        }
-        InitializeResult {
-            version,
-            capabilities: self.config.capabilities,
-            info: self.config.info,
-            instructions: self.config.instructions,
-        }
-    }
-
-    /// Queues `initialize` offering `version` (client).
-    pub fn send_initialize(&mut self, version: ProtocolVersion) -> Result<(), SendError> {
-        #[derive(Serialize)]
-        struct InitializeParams<'r> {
-            #[serde(rename = "protocolVersion")]
-            version: ProtocolVersion,
-            capabilities: RawJson<'r>,
-            #[serde(rename = "clientInfo")]
-            info: RawJson<'r>,
-        }
-        let params = InitializeParams { version, capabilities: self.config.capabilities, info: self.config.info };
-        let id = self.out.peek_id();
-        self.tx.request(RequestId::from_u64(id).as_ref(), "initialize", Some(&params))?;
-        self.out.allocate_id();
-        let retries = self.init.map_or(2, |i| i.retries);
-        self.init =
-            Some(InitRequest { id, deadline: self.now + self.config.initialize_timeout, retries, offered: version });
-        Ok(())
-    }
-
-    /// Events that do not borrow the receive buffer.
-    fn queued_event(&mut self) -> Option<Event<'static>> {
-        if self.ready_pending {
-            self.ready_pending = false;
-            if let Some(version) = self.version {
-                return Some(Event::Ready { version });
-            }
-        }
-        if let Some(waited) = self.unresponsive.take() {
-            return Some(Event::PeerUnresponsive { waited });
-        }
-        if let Some(needed) = self.dropped_reply.take() {
-            return Some(Event::ReplyDropped { needed });
-        }
-        for slot in self.out.slots.iter_mut() {
-            let Some(entry) = slot else { continue };
-            let Some(ended) = entry.ended else { continue };
-            if entry.cancel_unsent {
-                // Written by run_timers once there is room; the event waits for it.
-                continue;
-            }
-            let (id, method) = (RequestId::from_u64(entry.id), entry.method);
-            *slot = None;
-            return Some(match ended {
-                Ended::TimedOut => Event::TimedOut { id, method },
-                Ended::Failed(reason) => Event::Failed { id, method, reason },
-            });
-        }
-        None
-    }
-
-    /// Ends the session from this side: `reason` says why. Live requests of ours fail,
-    /// the peer's requests are abandoned, input is no longer processed; what is queued
-    /// for sending still goes out, then `Closed`.
-    pub fn shut_down(&mut self, reason: CloseReason) {
-        if self.closing.reason.is_none() {
-            self.closing.reason = Some(reason);
-        }
-        self.closing.stop_input = true;
-        self.init = None;
-        self.ping = None;
-        self.batch = None;
-        self.inb = Inbound::new();
-        self.fail_outbound(reason);
-        if self.state != State::Closed {
-            self.state = State::Closing;
+    /// Transmit-buffer room input processing keeps free for the replies the endpoint
+    /// writes on its own (a server's initialize result included, until it is sent).
+    fn reserve(&self) -> usize {
+        match self.life.phase() {
+            Phase::AwaitingInitialize => self.first_reserve,
+            _ => self.reserve,
         }
     }
 
-    pub fn fail_outbound(&mut self, reason: CloseReason) {
-        if self.closing.failed_outbound {
-            return;
-        }
-        self.closing.failed_outbound = true;
-        for entry in self.out.slots.iter_mut().flatten() {
-            if entry.ended.is_none() {
-                entry.ended = Some(Ended::Failed(reason));
-            }
-        }
+    fn transmit(&mut self) -> Output<'_> {
+        Output::Transmit(self.tx.transmit())
     }
 
-    /// The `Closed` event, once everything owed has been delivered and sent.
-    fn closed_event(&mut self, rx_closed: bool) -> Option<Event<'static>> {
-        if self.closing.done {
+    /// Processes received frames from `lines` (the receive buffer up to the framer's
+    /// tail) until one produces something for the application. Requests held on the way
+    /// are copied into `area`.
+    fn process_input<'e>(&mut self, lines: &'e [u8], area: &mut Area<'_>) -> Option<Received<'e>> {
+        let limit = self.held.limit();
+        if let Some((len, prefix, origin)) = self.queued.oversized_frame.take() {
+            let limit = self.max_message() - mark_len(origin);
+            return self.too_long(len, Some(prefix), origin, limit);
+        }
+        if !self.life.reads_input() {
             return None;
         }
-        let input_over = self.closing.stop_input || (self.closing.eof && rx_closed && self.batch.is_none());
-        if !input_over {
-            return None;
-        }
-        // The peer's input is over: nothing can answer our requests any more.
-        let reason = self.closing.reason.unwrap_or(CloseReason::PeerClosed);
-        if !self.closing.failed_outbound {
-            self.init = None;
-            self.ping = None;
-            self.fail_outbound(reason);
-            if self.state != State::Closed {
-                self.state = State::Closing;
+        loop {
+            if let Some(needed) = self.stall {
+                // An automatic reply waits for this much room before its frame is tried again.
+                if self.tx.available() < needed && !self.tx.is_empty() {
+                    return None;
+                }
+                self.stall = None;
+            }
+            // Automatic replies need room; let the transmit buffer drain first.
+            if self.tx.available() < self.reserve() && !self.tx.is_empty() {
+                return None;
+            }
+            if let Some(cursor) = self.batch {
+                match self.receive_batch_element(lines, cursor, area) {
+                    _ if self.stall.is_some() => return None,
+                    Some(Some(received)) => return Some(received),
+                    Some(None) => continue,
+                    None => {
+                        self.batch = None;
+                        self.rx.consume_line();
+                        continue;
+                    }
+                }
+            }
+            let range = match self.rx.peek_line(lines, limit)? {
+                Ok(range) => range,
+                Err(LineError::TooLong { len }) => {
+                    let prefix = self.rx.take_oversized();
+                    return self.too_long(len, prefix, None, self.max_message());
+                }
+                Err(LineError::Unterminated { len }) => return Some(Misbehavior::UnterminatedLine { len }.into()),
+            };
+            // Released first, so that what the line produced goes straight out (no check
+            // stands between the call and the return); taken back below if it must stay.
+            self.rx.consume_line();
+            let received = self.receive_line(lines, range, area);
+            if received.is_some() {
+                return received;
+            }
+            if self.stall.is_some() {
+                // The line is tried again once its reply fits (a stalled line produces
+                // nothing).
+                self.rx.keep_line();
+                return None;
+            }
+            if self.batch.is_some() {
+                // A batch stays in the buffer while its elements are processed.
+                self.rx.keep_line();
+            }
+            if !self.life.reads_input() {
+                return None;
             }
         }
-        if let Some(event) = self.queued_event() {
-            return Some(event);
+    }
+
+    /// The longest message the receive buffer takes.
+    fn max_message(&self) -> usize {
+        self.held.capacity() - 1
+    }
+
+    /// Turns what a frame produced into the event, giving a request its handle.
+    #[inline]
+    fn attach<'e>(&'e mut self, received: Received<'e>) -> Event<'e> {
+        match received {
+            Received::Event(event) => event,
+            Received::Request { slot, serial, id, method, params } => {
+                Event::Request(IncomingRequest { id, method, params, responder: self.responder(Some(slot), serial) })
+            }
         }
-        if self.out.slots.iter().any(Option::is_some) || self.inb.owed() > 0 || !self.tx.is_empty() {
-            return None;
-        }
-        self.closing.done = true;
-        self.state = State::Closed;
-        Some(Event::Closed { reason })
     }
 }

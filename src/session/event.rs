@@ -3,7 +3,9 @@
 use core::fmt;
 use core::time::Duration;
 
-use super::inbound::Responder;
+use super::pending::PendingRequest;
+use super::responder::Responder;
+use super::transmit::Transmit;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::time::Instant;
 use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJson, RequestId, RequestIdRef};
@@ -11,9 +13,11 @@ use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJso
 /// One step of the drain loop; see [`Endpoint::poll_output`](super::Endpoint::poll_output).
 #[derive(Debug)]
 pub enum Output<'e> {
-    /// Bytes to write to the transport: one or more complete frames, in order. They count
-    /// as written at the next call to `poll_output`.
-    Transmit(&'e [u8]),
+    /// Bytes to write to the transport, in order: every frame queued (line mode) or one
+    /// message with its origin (message mode); see [`OutputMode`](super::OutputMode).
+    /// They count as written at the next call to `poll_output`, unless
+    /// [`Endpoint::sent`](super::Endpoint::sent) says only part of them went out.
+    Transmit(Transmit<'e>),
     /// Something happened.
     Event(Event<'e>),
     /// Nothing more to do until the next input. Call
@@ -47,8 +51,9 @@ pub enum Event<'e> {
         /// The negotiated version.
         version: ProtocolVersion,
     },
-    /// The peer sent a request. Answer it exactly once, through the handle or later with
-    /// [`Endpoint::respond`](super::Endpoint::respond) and friends.
+    /// The peer sent a request. Answer it exactly once, through the handle or later
+    /// with [`Endpoint::respond`](super::Endpoint::respond) and friends, given the
+    /// handle's [`pending`](IncomingRequest::pending) value.
     Request(IncomingRequest<'e>),
     /// The peer sent a notification for the application.
     Notification(IncomingNotification<'e>),
@@ -99,16 +104,35 @@ pub enum Event<'e> {
         /// Why.
         reason: CloseReason,
     },
-    /// The peer cancelled one of its requests. Stop working on it; the endpoint will not
-    /// send a response for it, even if one is written. Its slot stays taken (so the id
-    /// cannot be reused while a handler might still answer) until the application
-    /// answers it anyway: `respond` then sends nothing and returns
-    /// [`Responded::Suppressed`](super::Responded::Suppressed).
+    /// The peer cancelled one of its requests. Stop working on it: it is over, its slot
+    /// is free, and an answer written anyway is not sent (`respond` returns
+    /// [`Responded::Suppressed`](super::Responded::Suppressed)). A cancelled request
+    /// that was still held, never delivered, is dropped without this event.
     Cancelled {
-        /// The cancelled request's id.
-        id: RequestIdRef<'e>,
+        /// The request, as [`IncomingRequest::pending`] named it (its id is
+        /// `request.id()`).
+        request: PendingRequest,
         /// The peer's reason, if given.
         reason: Option<JsonStr<'e>>,
+    },
+    /// The application did not answer one of the peer's requests within
+    /// [`Config::answer_within`](super::Config::answer_within): the endpoint answered it
+    /// with -32603 and it is over. Stop working on it; a late answer is suppressed.
+    Expired {
+        /// The request.
+        request: PendingRequest,
+        /// Its method, `None` for a method this crate does not know.
+        method: Option<Method<'static>>,
+    },
+    /// The response to a request of ours was longer than the receive buffer, so it could
+    /// not be read: the request is over. Configure a larger buffer, or ask for less.
+    ResponseTooLong {
+        /// Our request's id.
+        id: RequestId,
+        /// Our request's method.
+        method: Option<Method<'static>>,
+        /// The response's length in bytes.
+        len: usize,
     },
     /// A keepalive ping went unanswered for the configured time.
     PeerUnresponsive {
@@ -119,12 +143,6 @@ pub enum Event<'e> {
     /// (an error reply where one is due, nothing where none is); the connection is still
     /// usable.
     Misbehavior(Misbehavior<'e>),
-    /// An automatic reply could not be written because it does not fit in the transmit
-    /// buffer even when empty. Configure a larger buffer.
-    ReplyDropped {
-        /// Bytes the reply needed.
-        needed: usize,
-    },
     /// The session is over: nothing more will be sent or received.
     Closed {
         /// Why.
@@ -145,10 +163,15 @@ pub enum Misbehavior<'e> {
         /// Whether an error response was sent.
         replied: bool,
     },
-    /// A line longer than the receive buffer was skipped.
+    /// A line (or a frame) longer than the receive buffer was skipped. If its first
+    /// bytes showed a request with an id, it was answered with -32600 naming the limit
+    /// (`replied`); a response to a request of ours ends that request instead
+    /// ([`Event::ResponseTooLong`]).
     LineTooLong {
         /// Its length in bytes.
         len: usize,
+        /// Whether an error response was sent.
+        replied: bool,
     },
     /// The input ended in the middle of a line, which was dropped.
     UnterminatedLine {
@@ -232,7 +255,9 @@ pub enum RefuseReason {
     DuplicateId,
     /// The request's id is longer than the endpoint can store.
     IdTooLong,
-    /// Every inbound request slot is in use.
+    /// Every inbound request slot is in use and the request could not be held (holding
+    /// is off, or held requests fill their half of the receive buffer), or a held
+    /// request had to make room for a frame being read.
     TooManyRequests,
 }
 
@@ -291,7 +316,8 @@ impl fmt::Display for CloseReason {
 }
 
 /// A request from the peer, with a handle to answer it while its params are still
-/// borrowed.
+/// borrowed. To answer later, keep [`pending`](Self::pending).
+#[must_use = "a request must be answered: respond now or keep `pending()` to respond later"]
 pub struct IncomingRequest<'e> {
     /// The request's id.
     pub id: RequestIdRef<'e>,

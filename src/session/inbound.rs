@@ -1,190 +1,235 @@
-//! Requests the peer sent that this endpoint has not answered yet.
+//! Requests the peer sent that the application is working on: fixed slots.
 //!
 //! Each slot remembers the id (to refuse a duplicate while it is in flight and to match
-//! cancellations), whether the peer cancelled it (so that no response is ever sent for
-//! it), and its progress token with the last value sent (progress must strictly increase
-//! and stops with the response).
+//! cancellations), the serial that names it for the application, its progress token with
+//! the last value sent (progress must strictly increase and stops with the response),
+//! and its deadline if one is configured. A slot is freed as soon as the request is
+//! over: answered, cancelled by the peer, abandoned, or (once its event is delivered)
+//! expired.
 
-use serde::Serialize;
-
-use super::errors::{Responded, SendError};
+use super::pending::{Fate, PendingRequest, Serials};
+use super::transmit::Origin;
 use crate::mcp::Method;
-use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef};
+use crate::time::Instant;
+use crate::wire::{NumberBuf, RequestId, RequestIdRef};
 
+/// One request of the peer's being worked on.
 #[derive(Clone, Debug)]
 pub(crate) struct InEntry {
     pub id: RequestId,
+    pub serial: u64,
     pub method: Option<Method<'static>>,
-    pub cancelled: bool,
     pub token: Option<RequestId>,
     pub last_progress: Option<NumberBuf>,
+    /// When the endpoint answers it itself if the application has not.
+    pub deadline: Option<Instant>,
+    /// The deadline passed and the endpoint answered; the slot is freed when the
+    /// `Expired` event is delivered.
+    pub expired: bool,
+    /// The channel it came in on: everything sent for it goes there.
+    pub origin: Option<Origin>,
+}
+
+impl InEntry {
+    /// Whether an answer is still owed.
+    pub fn is_live(&self) -> bool {
+        !self.expired
+    }
+
+    pub fn pending(&self) -> PendingRequest {
+        PendingRequest::new(self.id.clone(), self.serial, self.origin)
+    }
+}
+
+/// The slots of [`Inbound`] with its bookkeeping, as a view that does not depend on the
+/// number of slots: the tables' logic, and the handle that answers one request.
+pub(crate) struct Table<'t> {
+    slots: &'t mut [Option<InEntry>],
+    book: &'t mut Book,
+}
+
+/// What the table keeps up to date on every change, so that the drain, which asks on
+/// every call, does not walk the slots.
+#[derive(Clone, Copy, Debug, Default)]
+struct Book {
+    serials: Serials,
+    /// The earliest deadline of a live request.
+    earliest: Option<Instant>,
+    /// Expired requests whose event is not delivered yet.
+    expired: usize,
 }
 
 pub(crate) struct Inbound<const M: usize> {
-    pub slots: [Option<InEntry>; M],
+    slots: [Option<InEntry>; M],
+    book: Book,
 }
 
 impl<const M: usize> Inbound<M> {
     pub fn new() -> Self {
-        Self { slots: core::array::from_fn(|_| None) }
+        Self { slots: core::array::from_fn(|_| None), book: Book::default() }
     }
 
+    /// The table, to read or change.
+    pub fn table(&mut self) -> Table<'_> {
+        Table { slots: &mut self.slots, book: &mut self.book }
+    }
+
+    /// The serial the next request will get.
+    pub fn next_serial(&self) -> u64 {
+        self.book.serials.next()
+    }
+
+    /// Starts serials at `next`, for a resumed session.
+    pub fn start_serials_at(&mut self, next: u64) {
+        self.book.serials = Serials::start_at(next);
+    }
+
+    /// The slot of the live request with this id.
     pub fn find(&self, id: RequestIdRef<'_>) -> Option<usize> {
-        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.id == id))
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.id == id))
     }
 
-    pub fn free_slot(&self) -> Option<usize> {
-        self.slots.iter().position(Option::is_none)
+    /// The origin of the request in `slot`.
+    pub fn origin(&self, slot: Option<usize>) -> Option<Origin> {
+        self.slots.get(slot?)?.as_ref()?.origin
     }
 
+    /// The slot of the live request with this serial.
+    pub fn find_serial(&self, serial: u64) -> Option<usize> {
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.serial == serial))
+    }
+
+    /// The live request with this id, named for later.
+    pub fn pending(&self, id: RequestIdRef<'_>) -> Option<PendingRequest> {
+        self.slots[self.find(id)?].as_ref().map(InEntry::pending)
+    }
+
+    pub fn has_free_slot(&self) -> bool {
+        self.slots.iter().any(Option::is_none)
+    }
+
+    /// Whether a request expired and its event waits.
+    #[inline]
+    pub fn has_expired(&self) -> bool {
+        self.book.expired > 0
+    }
+
+    /// The first live request whose deadline has passed at `now`.
+    #[inline]
+    pub fn overdue(&self, now: Instant) -> Option<(usize, &InEntry)> {
+        if self.book.earliest.is_none_or(|t| now < t) {
+            return None;
+        }
+        self.slots.iter().enumerate().find_map(|(i, s)| {
+            s.as_ref().filter(|e| e.is_live() && e.deadline.is_some_and(|d| now >= d)).map(|e| (i, e))
+        })
+    }
+
+    /// Requests still owed an answer.
     pub fn in_flight(&self) -> usize {
-        self.slots.iter().flatten().count()
+        self.slots.iter().flatten().filter(|e| e.is_live()).count()
     }
 
-    /// Requests that still need an answer (cancelled ones need none).
-    pub fn owed(&self) -> usize {
-        self.slots.iter().flatten().filter(|e| !e.cancelled).count()
-    }
-}
-
-/// The ability to answer one inbound request: the transmit buffer and its slot.
-pub(crate) struct Responder<'e> {
-    pub tx: FrameView<'e>,
-    pub slot: &'e mut Option<InEntry>,
-    /// Whether the session is closed (then nothing more is sent).
-    pub closed: bool,
-    /// Whether progress notifications may carry a `message` (2025-03-26 on).
-    pub progress_message: bool,
-}
-
-impl<'e> Responder<'e> {
-    /// The slot's entry and the transmit view, borrowed side by side.
-    fn parts(&mut self) -> Result<(&mut InEntry, &mut FrameView<'e>), SendError> {
-        if self.closed {
-            return Err(SendError::Closed);
-        }
-        let entry = self.slot.as_mut().ok_or(SendError::UnknownRequest)?;
-        Ok((entry, &mut self.tx))
+    /// Whether any slot is taken (an expired one included, until its event).
+    pub fn any(&self) -> bool {
+        self.slots.iter().any(Option::is_some)
     }
 
-    /// Sends a result, or nothing if the peer cancelled; frees the slot either way.
-    pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        let (entry, tx) = self.parts()?;
-        if entry.cancelled {
-            *self.slot = None;
-            return Ok(Responded::Suppressed);
-        }
-        tx.result(entry.id.as_ref(), result)?;
-        *self.slot = None;
-        Ok(Responded::Sent)
-    }
-
-    /// Sends an error response, or nothing if the peer cancelled; frees the slot.
-    pub fn respond_error<D: Serialize + ?Sized>(
-        &mut self,
-        code: ErrorCode,
-        message: &str,
-        data: Option<&D>,
-    ) -> Result<Responded, SendError> {
-        let (entry, tx) = self.parts()?;
-        if entry.cancelled {
-            *self.slot = None;
-            return Ok(Responded::Suppressed);
-        }
-        tx.error_with_data(ErrorId::Id(entry.id.as_ref()), code, message, data)?;
-        *self.slot = None;
-        Ok(Responded::Sent)
-    }
-
-    /// Sends `notifications/progress` for this request.
-    pub fn progress<N: ProgressValue>(
-        &mut self,
-        progress: N,
-        total: Option<N>,
-        message: Option<&str>,
-    ) -> Result<(), SendError> {
-        let progress_message = self.progress_message;
-        let (entry, tx) = self.parts()?;
-        if entry.cancelled {
-            return Err(SendError::UnknownRequest);
-        }
-        let Some(token) = entry.token.as_ref() else { return Err(SendError::NoProgressToken) };
-        let value = NumberBuf::format(progress).ok_or(SendError::InvalidProgress)?;
-        let total = match total {
-            Some(t) => Some(NumberBuf::format(t).ok_or(SendError::InvalidProgress)?),
-            None => None,
-        };
-        if let Some(last) = entry.last_progress
-            && value.get() <= last.get()
-        {
-            return Err(SendError::ProgressNotIncreasing);
-        }
-        #[derive(Serialize)]
-        struct Params<'p> {
-            #[serde(rename = "progressToken")]
-            token: RequestIdRef<'p>,
-            progress: crate::wire::Number<'p>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            total: Option<crate::wire::Number<'p>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            message: Option<&'p str>,
-        }
-        // 2024-11-05's schema has no `message`: the text is dropped rather than sent.
-        let message = message.filter(|_| progress_message);
-        let params =
-            Params { token: token.as_ref(), progress: value.get(), total: total.as_ref().map(NumberBuf::get), message };
-        tx.notification("notifications/progress", Some(&params))?;
-        entry.last_progress = Some(value);
-        Ok(())
+    /// The earliest deadline of a live request.
+    #[inline]
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.book.earliest
     }
 }
 
-impl<'e> crate::session::IncomingRequest<'e> {
-    /// Answers with `result` (which must serialize to a JSON object). If the peer has
-    /// cancelled the request, nothing is sent and [`Responded::Suppressed`] is returned.
-    pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.responder.respond(result)
+impl Table<'_> {
+    /// Recomputes the earliest deadline, after the request that had it is over.
+    fn recount(&mut self) {
+        self.book.earliest = self.slots.iter().flatten().filter(|e| e.is_live()).filter_map(|e| e.deadline).min();
     }
 
-    /// Answers with the empty result `{}`.
-    pub fn respond_empty(&mut self) -> Result<Responded, SendError> {
-        self.responder.respond(&RawJson::EMPTY_OBJECT)
+    /// A live request with `deadline` is over: the earliest deadline may change.
+    fn gone(&mut self, deadline: Option<Instant>) {
+        if deadline.is_some() && deadline == self.book.earliest {
+            self.recount();
+        }
     }
 
-    /// Answers with an error.
-    pub fn respond_error(&mut self, code: ErrorCode, message: &str) -> Result<Responded, SendError> {
-        self.responder.respond_error(code, message, None::<&RawJson<'_>>)
-    }
-
-    /// Answers with an error carrying `data`.
-    pub fn respond_error_with_data<D: Serialize + ?Sized>(
+    /// Puts a request in a free slot, giving it its serial: returns both. `None` if
+    /// every slot is taken.
+    pub fn admit(
         &mut self,
-        code: ErrorCode,
-        message: &str,
-        data: &D,
-    ) -> Result<Responded, SendError> {
-        self.responder.respond_error(code, message, Some(data))
+        id: RequestId,
+        method: Option<Method<'static>>,
+        token: Option<RequestId>,
+        deadline: Option<Instant>,
+        origin: Option<Origin>,
+    ) -> Option<(usize, u64)> {
+        let slot = self.slots.iter().position(Option::is_none)?;
+        let serial = self.book.serials.issue();
+        let entry = InEntry { id, serial, method, token, last_progress: None, deadline, expired: false, origin };
+        self.slots[slot] = Some(entry);
+        if let Some(d) = deadline {
+            self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
+        }
+        Some((slot, serial))
     }
 
-    /// Reports progress, if the request asked for it (values must strictly increase).
-    /// Integers and floats are both accepted; integers cost no floating-point code.
-    pub fn send_progress<N: ProgressValue>(
-        &mut self,
-        progress: N,
-        total: Option<N>,
-        message: Option<&str>,
-    ) -> Result<(), SendError> {
-        self.responder.progress(progress, total, message)
+    /// The live request in `slot`, if it is the one with `serial`, to read.
+    pub fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
+        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
     }
 
-    /// Whether the request asked for progress notifications.
-    pub fn wants_progress(&self) -> bool {
-        self.responder.slot.as_ref().is_some_and(|e| e.token.is_some())
+    /// The live request in `slot`, if it is the one with `serial`.
+    pub fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
+        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
     }
 
-    /// An owned copy of the id, to answer later with [`Endpoint::respond`](super::Endpoint::respond).
-    pub fn id_owned(&self) -> RequestId {
-        // The endpoint stored this id when it accepted the request, so it fits.
-        self.responder.slot.as_ref().map(|e| e.id.clone()).unwrap_or_else(|| RequestId::from_u64(0))
+    /// What became of `serial`, which is in no live slot.
+    pub fn fate(&self, serial: u64) -> Fate {
+        self.book.serials.fate(serial)
+    }
+
+    /// Frees `slot`: its request is over. `answered` says whether the application
+    /// answered it (a second answer is then refused rather than suppressed). Returns
+    /// the request, named.
+    pub fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest> {
+        let place = self.slots.get_mut(slot)?;
+        let entry = place.as_ref()?;
+        let (serial, deadline) = (entry.serial, entry.deadline);
+        let pending = (!answered).then(|| entry.pending());
+        *place = None;
+        if answered {
+            self.book.serials.answered(serial);
+        }
+        self.gone(deadline);
+        pending
+    }
+
+    /// The request in `slot` was answered by the endpoint at its deadline; the slot is
+    /// freed when its event is delivered.
+    pub fn expire(&mut self, slot: usize) {
+        let Some(Some(e)) = self.slots.get_mut(slot) else { return };
+        if !e.expired {
+            e.expired = true;
+            self.book.expired += 1;
+            self.recount();
+        }
+    }
+
+    /// Frees the first expired slot, for its event: the request and its method.
+    pub fn take_expired(&mut self) -> Option<(PendingRequest, Option<Method<'static>>)> {
+        let place = self.slots.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.expired))?;
+        let taken = place.as_ref().map(|e| (e.pending(), e.method));
+        *place = None;
+        self.book.expired -= 1;
+        taken
+    }
+
+    /// Forgets every request (the session was shut down).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = None);
+        self.book.earliest = None;
+        self.book.expired = 0;
     }
 }

@@ -7,6 +7,7 @@
 use core::time::Duration;
 
 use super::event::CloseReason;
+use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::NumberBuf;
@@ -18,28 +19,60 @@ pub(crate) enum Ended {
     Failed(CloseReason),
 }
 
+/// One request of ours in flight.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OutEntry {
     pub id: u64,
     pub method: Option<Method<'static>>,
-    pub idle: Duration,
-    pub idle_deadline: Instant,
-    pub max_deadline: Instant,
+    /// The idle timeout, to restart it on progress.
+    idle: Duration,
+    idle_deadline: Instant,
+    max_deadline: Instant,
+    /// The request asked for progress notifications.
     pub progress: bool,
     pub reset_on_progress: bool,
-    pub last_progress: Option<NumberBuf>,
+    last_progress: Option<NumberBuf>,
     /// Set when the request ended without a response; the slot is freed once the
     /// event is delivered.
-    pub ended: Option<Ended>,
+    ended: Option<Ended>,
     /// A timeout happened but `notifications/cancelled` is not written yet (the transmit
     /// buffer was full); written before the event is delivered.
-    pub cancel_unsent: bool,
+    cancel_unsent: bool,
+    /// The channel of the peer's request this one relates to: its cancellation goes
+    /// there too.
+    pub origin: Option<Origin>,
 }
 
 impl OutEntry {
+    /// A live request sent at `now` with these timeouts.
+    pub fn new(id: u64, method: Option<Method<'static>>, now: Instant, idle: Duration, max: Duration) -> Self {
+        OutEntry {
+            id,
+            method,
+            idle,
+            idle_deadline: now + idle,
+            max_deadline: now + max,
+            progress: false,
+            reset_on_progress: false,
+            last_progress: None,
+            ended: None,
+            cancel_unsent: false,
+            origin: None,
+        }
+    }
+
     /// When the request times out.
-    pub fn deadline(&self) -> Instant {
+    fn deadline(&self) -> Instant {
         self.idle_deadline.min(self.max_deadline)
+    }
+
+    fn is_live(&self) -> bool {
+        self.ended.is_none()
+    }
+
+    /// The last progress value received.
+    pub fn last_progress(&self) -> Option<NumberBuf> {
+        self.last_progress
     }
 }
 
@@ -55,21 +88,37 @@ pub(crate) enum Lookup {
 }
 
 pub(crate) struct Outbound<const N: usize> {
-    pub slots: [Option<OutEntry>; N],
+    slots: [Option<OutEntry>; N],
     /// The next id to hand out; ids below it were used.
     next_id: u64,
+    /// The earliest deadline of a live request, kept up to date by every change so that
+    /// the drain, which asks on every call, does not walk the slots.
+    earliest: Option<Instant>,
+    /// Requests that ended without an answer and wait for their event.
+    ended: usize,
 }
 
 impl<const N: usize> Outbound<N> {
     pub fn new() -> Self {
-        Self { slots: [None; N], next_id: 1 }
+        Self { slots: [None; N], next_id: 1, earliest: None, ended: 0 }
     }
 
-    /// A fresh id (never reused on this connection).
-    pub fn allocate_id(&mut self) -> u64 {
-        let id = self.next_id;
+    fn recount(&mut self) {
+        let live = self.slots.iter().flatten().filter(|e| e.is_live());
+        self.earliest = live.map(OutEntry::deadline).min();
+        self.ended = self.slots.iter().flatten().filter(|e| !e.is_live()).count();
+    }
+
+    /// A live request with `deadline` is over or moved: the earliest may change.
+    fn gone(&mut self, deadline: Instant) {
+        if Some(deadline) == self.earliest {
+            self.recount();
+        }
+    }
+
+    /// Takes the id [`peek_id`](Self::peek_id) returned (never reused on this connection).
+    pub fn allocate_id(&mut self) {
         self.next_id += 1;
-        id
     }
 
     /// The id the next allocation will return.
@@ -77,15 +126,34 @@ impl<const N: usize> Outbound<N> {
         self.next_id
     }
 
+    /// Starts ids at `id` (at least 1), for a resumed session.
+    pub fn start_ids_at(&mut self, id: u64) {
+        self.next_id = id.max(1);
+    }
+
     pub fn free_slot(&self) -> Option<usize> {
         self.slots.iter().position(Option::is_none)
     }
 
-    pub fn in_flight(&self) -> usize {
-        self.slots.iter().filter(|s| s.is_some_and(|e| e.ended.is_none())).count()
+    /// Fills a slot [`free_slot`](Self::free_slot) returned.
+    pub fn insert(&mut self, slot: usize, entry: OutEntry) {
+        let Some(place) = self.slots.get_mut(slot) else { return };
+        *place = Some(entry);
+        let d = entry.deadline();
+        self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
     }
 
-    pub fn find(&self, id: u64) -> Option<usize> {
+    /// Live requests.
+    pub fn in_flight(&self) -> usize {
+        self.slots.iter().flatten().filter(|e| e.is_live()).count()
+    }
+
+    /// Whether any slot is taken (live, or ended with its event still to deliver).
+    pub fn any(&self) -> bool {
+        self.slots.iter().any(Option::is_some)
+    }
+
+    fn find(&self, id: u64) -> Option<usize> {
         self.slots.iter().position(|s| s.is_some_and(|e| e.id == id))
     }
 
@@ -95,13 +163,122 @@ impl<const N: usize> Outbound<N> {
             return Lookup::Unknown;
         };
         match self.find(id) {
-            Some(i) if self.slots[i].is_some_and(|e| e.ended.is_none()) => Lookup::Live(i),
+            Some(i) if self.slots[i].is_some_and(|e| e.is_live()) => Lookup::Live(i),
             _ => Lookup::Ended,
         }
     }
 
+    /// The live request in `slot`.
+    pub fn live(&self, slot: usize) -> Option<&OutEntry> {
+        self.slots.get(slot)?.as_ref().filter(|e| e.is_live())
+    }
+
+    /// Records progress `value` on the live request in `slot`, restarting its idle
+    /// timeout at `now` if it asked for that.
+    pub fn progressed(&mut self, slot: usize, value: NumberBuf, now: Instant) {
+        let Some(Some(e)) = self.slots.get_mut(slot) else { return };
+        e.last_progress = Some(value);
+        if e.reset_on_progress {
+            let before = e.deadline();
+            e.idle_deadline = now + e.idle;
+            self.gone(before);
+        }
+    }
+
+    /// Frees `slot`, returning its request (its answer arrived).
+    pub fn take(&mut self, slot: usize) -> Option<OutEntry> {
+        let entry = self.slots.get_mut(slot)?.take()?;
+        if entry.is_live() {
+            self.gone(entry.deadline());
+        } else {
+            self.recount();
+        }
+        Some(entry)
+    }
+
+    /// Whether request `id` is live.
+    pub fn is_live(&self, id: u64) -> bool {
+        self.find(id).is_some_and(|i| self.slots[i].is_some_and(|e| e.is_live()))
+    }
+
+    /// Forgets the live request `id` (the application cancelled it).
+    pub fn forget(&mut self, id: u64) {
+        if let Some(i) = self.find(id).filter(|&i| self.slots[i].is_some_and(|e| e.is_live())) {
+            self.slots[i] = None;
+        }
+        self.recount();
+    }
+
+    /// Whether a live request is due at `now`, or a timed-out one still needs its
+    /// `notifications/cancelled`: whether [`needs_cancel`](Self::needs_cancel) can say yes.
+    #[inline]
+    pub fn any_due(&self, now: Instant) -> bool {
+        self.earliest.is_some_and(|t| now >= t)
+            || (self.ended > 0 && self.slots.iter().flatten().any(|e| e.cancel_unsent))
+    }
+
+    /// The id and origin of the request in `slot` if it is due at `now`, or timed out
+    /// with its `notifications/cancelled` still unwritten.
+    pub fn needs_cancel(&self, slot: usize, now: Instant) -> Option<(u64, Option<Origin>)> {
+        let entry = self.slots.get(slot)?.as_ref()?;
+        let due = entry.is_live() && now >= entry.deadline();
+        (due || entry.cancel_unsent).then_some((entry.id, entry.origin))
+    }
+
+    /// The origin of the live request `id`.
+    pub fn origin_of(&self, id: u64) -> Option<Origin> {
+        self.slots.iter().flatten().find(|e| e.id == id && e.is_live()).and_then(|e| e.origin)
+    }
+
+    /// The request in `slot` timed out; `cancel_sent` says whether its
+    /// `notifications/cancelled` was written.
+    pub fn timed_out(&mut self, slot: usize, cancel_sent: bool) {
+        if let Some(Some(e)) = self.slots.get_mut(slot) {
+            e.ended = Some(Ended::TimedOut);
+            e.cancel_unsent = !cancel_sent;
+        }
+        self.recount();
+    }
+
+    /// Every live request fails for `reason`.
+    pub fn fail_all(&mut self, reason: CloseReason) {
+        for entry in self.slots.iter_mut().flatten() {
+            if entry.is_live() {
+                entry.ended = Some(Ended::Failed(reason));
+            }
+        }
+        self.recount();
+    }
+
+    /// Frees the first request that ended without an answer and whose event can be
+    /// delivered now.
+    #[inline]
+    pub fn take_ended(&mut self) -> Option<(OutEntry, Ended)> {
+        if self.ended == 0 {
+            return None;
+        }
+        self.take_ended_slow()
+    }
+
+    fn take_ended_slow(&mut self) -> Option<(OutEntry, Ended)> {
+        for slot in self.slots.iter_mut() {
+            let Some(entry) = slot else { continue };
+            let Some(ended) = entry.ended else { continue };
+            if entry.cancel_unsent {
+                // Written by the timers once there is room; the event waits for it.
+                continue;
+            }
+            let entry = *entry;
+            *slot = None;
+            self.ended -= 1;
+            return Some((entry, ended));
+        }
+        None
+    }
+
     /// The earliest deadline of a live request.
+    #[inline]
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.slots.iter().flatten().filter(|e| e.ended.is_none()).map(OutEntry::deadline).min()
+        self.earliest
     }
 }

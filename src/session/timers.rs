@@ -1,94 +1,176 @@
-//! Deadlines: request timeouts, the `initialize` timeout, keepalive pings.
+//! Deadlines: one table for the singletons (the `initialize` timeout, keepalive), the
+//! request tables for the rest, and the one place that runs what is due.
 //!
 //! Nothing here reads a clock: `Core::now` is the latest instant an input carried. The
 //! work is idempotent, so a spurious or repeated `handle_timeout` changes nothing.
 
-use super::endpoint::{Core, Ping, State};
-use super::event::CloseReason;
-use super::outbound::Ended;
+use super::buffer::Buffer;
+use super::core::Core;
+use super::lifecycle::Phase;
+use super::replies::Owed;
+use super::transmit::Origin;
 use crate::time::Instant;
-use crate::wire::{NO_PARAMS, RequestId};
+use crate::wire::{ErrorCode, ErrorId, NO_PARAMS, RequestId};
 
-impl<const OUT: usize, const IN: usize> Core<'_, OUT, IN> {
+/// The error message for a request of the peer's that expired unanswered.
+pub(crate) const EXPIRED_MESSAGE: &str = "Request not answered in time";
+
+/// The deadlines of which there is at most one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Timer {
+    /// Client: the `initialize` answer is overdue.
+    Initialize,
+    /// Nothing received for the keepalive's idle time: send a ping.
+    KeepaliveIdle,
+    /// The keepalive ping went unanswered.
+    KeepaliveAnswer,
+}
+
+impl Timer {
+    const COUNT: usize = 3;
+}
+
+/// A keepalive ping in flight.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ping {
+    pub id: u64,
+    pub sent: Instant,
+    /// `PeerUnresponsive` was reported for it.
+    pub reported: bool,
+}
+
+/// The singleton deadlines, and the keepalive state they derive from.
+pub(crate) struct Timers {
+    table: [Option<Instant>; Timer::COUNT],
+    /// The keepalive ping in flight.
+    pub ping: Option<Ping>,
+    /// When the latest input arrived (keepalive counts silence from it).
+    pub last_rx: Instant,
+}
+
+impl Timers {
+    pub fn new(now: Instant) -> Self {
+        Self { table: [None; Timer::COUNT], ping: None, last_rx: now }
+    }
+
+    /// Input arrived at `now`: the keepalive's idle time starts again (cheap, as it runs
+    /// on every read).
+    pub fn received(&mut self, now: Instant, keepalive: Option<super::config::Keepalive>) {
+        self.last_rx = now;
+        if let (Some(k), Some(_)) = (keepalive, self.get(Timer::KeepaliveIdle)) {
+            self.set(Timer::KeepaliveIdle, Some(now + k.idle));
+        }
+    }
+
+    pub fn set(&mut self, timer: Timer, at: Option<Instant>) {
+        self.table[timer as usize] = at;
+    }
+
+    fn get(&self, timer: Timer) -> Option<Instant> {
+        self.table[timer as usize]
+    }
+
+    #[inline]
+    fn due(&self, timer: Timer, now: Instant) -> bool {
+        self.get(timer).is_some_and(|t| now >= t)
+    }
+
+    #[inline]
+    fn any_due(&self, now: Instant) -> bool {
+        self.table.iter().flatten().any(|&t| now >= t)
+    }
+
+    #[inline]
+    fn next(&self) -> Option<Instant> {
+        let [a, b, c] = self.table;
+        [a, b, c].into_iter().flatten().min()
+    }
+}
+
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// Does whatever is due at `self.now`.
     pub fn run_timers(&mut self) {
         let now = self.now;
-        for i in 0..OUT {
-            let Some(entry) = self.out.slots[i] else { continue };
-            let due = entry.ended.is_none() && now >= entry.deadline();
-            if !due && !entry.cancel_unsent {
-                continue;
-            }
-            // `notifications/cancelled`, as the specification asks of a requester that
-            // stops waiting. If it does not fit now, it is retried at the next poll and
-            // the TimedOut event waits for it, so the order on the wire stays right.
-            let sent = self.send_cancelled(entry.id, "Request timed out");
-            if let Some(e) = self.out.slots[i].as_mut() {
-                e.ended = Some(Ended::TimedOut);
-                e.cancel_unsent = !sent;
+        if self.out.any_due(now) {
+            for slot in 0..OUT {
+                let Some((id, origin)) = self.out.needs_cancel(slot, now) else { continue };
+                // `notifications/cancelled`, as the specification asks of a requester that
+                // stops waiting. If it does not fit now, it is retried at the next poll and
+                // the TimedOut event waits for it, so the order on the wire stays right.
+                let sent = self.send_cancelled(id, origin, "Request timed out");
+                self.out.timed_out(slot, sent);
             }
         }
-        if let Some(init) = self.init
-            && self.state == State::AwaitingInitializeResult
-            && now >= init.deadline
-        {
-            self.shut_down(CloseReason::InitializeTimedOut);
+        // The peer's requests the application did not answer in time are answered
+        // here; one that does not fit yet is tried again at the next poll.
+        while let Some((slot, entry)) = self.inb.overdue(now) {
+            let (id, origin) = (entry.id.clone(), entry.origin);
+            let written =
+                self.tx.to(origin).error(ErrorId::Id(id.as_ref()), ErrorCode::INTERNAL_ERROR, EXPIRED_MESSAGE);
+            match self.owe(ErrorId::Id(id.as_ref()), origin, written) {
+                Owed::Sent => self.inb.table().expire(slot),
+                Owed::Later(_) => break,
+            }
         }
-        self.run_keepalive(now);
-    }
-
-    fn run_keepalive(&mut self, now: Instant) {
-        let Some(keepalive) = self.config.keepalive else { return };
-        if self.state != State::Ready || self.closing.stop_input || self.closing.eof {
+        if !self.timers.any_due(now) {
             return;
         }
-        match self.ping {
-            None if now >= self.last_rx + keepalive.idle => {
-                let id = self.out.peek_id();
-                if self.tx.request(RequestId::from_u64(id).as_ref(), "ping", NO_PARAMS).is_ok() {
-                    self.out.allocate_id();
-                    self.ping = Some(Ping { id, sent: now, reported: false });
-                }
-            }
-            Some(ping) if !ping.reported && now >= ping.sent + keepalive.timeout => {
-                self.unresponsive = Some(now.saturating_duration_since(ping.sent));
-                self.ping = Some(Ping { reported: true, ..ping });
-            }
-            _ => {}
+        if self.timers.due(Timer::Initialize, now) {
+            self.shut_down(super::event::CloseReason::InitializeTimedOut);
         }
+        if self.timers.due(Timer::KeepaliveIdle, now) {
+            let id = self.out.peek_id();
+            // If it does not fit, the timer stays due and the next poll tries again.
+            if self.tx.to(None).request(RequestId::from_u64(id).as_ref(), "ping", NO_PARAMS).is_ok() {
+                self.out.allocate_id();
+                self.timers.ping = Some(Ping { id, sent: now, reported: false });
+            }
+        }
+        if let Some(ping) = self.timers.ping
+            && self.timers.due(Timer::KeepaliveAnswer, now)
+        {
+            self.queued.unresponsive = Some(now.saturating_duration_since(ping.sent));
+            self.timers.ping = Some(Ping { reported: true, ..ping });
+        }
+        self.refresh_timers();
     }
 
-    /// Writes `notifications/cancelled` for our request `id`; `false` if it did not fit.
-    pub fn send_cancelled(&mut self, id: u64, reason: &str) -> bool {
+    /// Brings the singleton deadlines in line with the state they derive from; called
+    /// whenever that state changes (input arrives, the phase or the ping changes).
+    pub fn refresh_timers(&mut self) {
+        if !matches!(self.life.phase(), Phase::Initializing(_)) {
+            self.timers.set(Timer::Initialize, None);
+        }
+        let keepalive = self.config.keepalive.filter(|_| self.life.ready_version().is_some() && !self.rx.is_closed());
+        let (idle, answer) = match (keepalive, self.timers.ping) {
+            (None, _) => (None, None),
+            (Some(k), None) => (Some(self.timers.last_rx + k.idle), None),
+            (Some(k), Some(ping)) if !ping.reported => (None, Some(ping.sent + k.timeout)),
+            (Some(_), Some(_)) => (None, None),
+        };
+        self.timers.set(Timer::KeepaliveIdle, idle);
+        self.timers.set(Timer::KeepaliveAnswer, answer);
+    }
+
+    /// Writes `notifications/cancelled` for our request `id` (sent for `origin`);
+    /// `false` if it did not fit.
+    pub fn send_cancelled(&mut self, id: u64, origin: Option<Origin>, reason: &str) -> bool {
         #[derive(serde::Serialize)]
         struct Params<'r> {
             #[serde(rename = "requestId")]
             request_id: u64,
             reason: &'r str,
         }
-        self.tx.notification("notifications/cancelled", Some(&Params { request_id: id, reason })).is_ok()
+        self.tx.to(origin).notification("notifications/cancelled", Some(&Params { request_id: id, reason })).is_ok()
     }
 
     /// The earliest instant at which `run_timers` has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        let mut next = self.out.next_deadline();
-        let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
-        if let Some(init) = self.init
-            && self.state == State::AwaitingInitializeResult
-        {
-            consider(init.deadline);
-        }
-        if let Some(keepalive) = self.config.keepalive
-            && self.state == State::Ready
-            && !self.closing.stop_input
-            && !self.closing.eof
-        {
-            match self.ping {
-                None => consider(self.last_rx + keepalive.idle),
-                Some(ping) if !ping.reported => consider(ping.sent + keepalive.timeout),
-                Some(_) => {}
-            }
-        }
-        next
+        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        earlier(earlier(self.out.next_deadline(), self.inb.next_deadline()), self.timers.next())
     }
 }

@@ -115,7 +115,7 @@ impl From<SerializeError> for EncodeError {
 pub struct FrameWriter<'b> {
     buf: &'b mut [u8],
     len: usize,
-    newline: bool,
+    framing: Framing,
 }
 
 impl fmt::Debug for FrameWriter<'_> {
@@ -126,15 +126,40 @@ impl fmt::Debug for FrameWriter<'_> {
 
 const JSONRPC: &[u8] = b"{\"jsonrpc\":\"2.0\"";
 
+/// What goes around each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Framing {
+    /// A newline after each frame (stdio).
+    Newline,
+    /// Nothing: frames back to back (one frame per HTTP body or SSE event).
+    Bare,
+    /// A [`TAG_HEADER`]-byte header before each frame: its length and a tag (the
+    /// session's message mode, which hands out one frame at a time with its origin).
+    Tagged,
+}
+
+/// The header of a [`Framing::Tagged`] frame: the body's length (u32, little-endian),
+/// whether a tag is present (one byte) and the tag (u32, little-endian).
+pub(crate) const TAG_HEADER: usize = 9;
+
+/// Reads the header of the tagged frame at the start of `bytes`: the body's length and
+/// the tag.
+pub(crate) fn read_tag(bytes: &[u8]) -> Option<(usize, Option<u32>)> {
+    let h = bytes.get(..TAG_HEADER)?;
+    let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
+    let tag = u32::from_le_bytes([h[5], h[6], h[7], h[8]]);
+    Some((len, (h[4] != 0).then_some(tag)))
+}
+
 impl<'b> FrameWriter<'b> {
     /// A writer that ends every frame with `\n` (stdio framing).
     pub fn new(buf: &'b mut [u8]) -> Self {
-        Self { buf, len: 0, newline: true }
+        Self { buf, len: 0, framing: Framing::Newline }
     }
 
     /// A writer that puts nothing between frames (one frame per HTTP body or SSE event).
     pub fn unterminated(buf: &'b mut [u8]) -> Self {
-        Self { buf, len: 0, newline: false }
+        Self { buf, len: 0, framing: Framing::Bare }
     }
 
     /// Bytes written so far.
@@ -175,18 +200,8 @@ impl<'b> FrameWriter<'b> {
         self.len -= n;
     }
 
-    /// Appends one frame produced by `body`, or nothing.
-    fn frame(
-        &mut self,
-        body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
-    ) -> Result<Range<usize>, EncodeError> {
-        push_frame(self.buf, &mut self.len, self.newline, body)
-    }
-
-    /// A borrowed view that appends to this writer, for handles that hold it beside
-    /// other borrows.
-    pub(crate) fn view(&mut self) -> FrameView<'_> {
-        FrameView { buf: self.buf, len: &mut self.len, newline: self.newline }
+    fn view(&mut self) -> FrameView<'_> {
+        FrameView::new(self.buf, &mut self.len, self.framing, None)
     }
 
     /// A request: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
@@ -196,12 +211,7 @@ impl<'b> FrameWriter<'b> {
         method: &str,
         params: Option<&P>,
     ) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| {
-            out.put(JSONRPC);
-            out.put(b",\"id\":");
-            out.raw_json(id.as_token());
-            method_and_params(out, method, params)
-        })
+        self.view().request(id, method, params)
     }
 
     /// A request whose params carry `_meta.progressToken`: the token is added to the
@@ -215,10 +225,171 @@ impl<'b> FrameWriter<'b> {
         params: Option<&P>,
         token: RequestIdRef<'_>,
     ) -> Result<Range<usize>, EncodeError> {
-        let newline = self.newline;
-        let capacity = self.buf.len();
+        self.view().request_with_progress_token(id, method, params, token)
+    }
+
+    /// A notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
+    pub fn notification<P: Serialize + ?Sized>(
+        &mut self,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.view().notification(method, params)
+    }
+
+    /// A result response; `result` must serialize to an object.
+    pub fn result<R: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        result: &R,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.view().result(id, result)
+    }
+
+    /// An error response without `data`.
+    pub fn error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> Result<Range<usize>, EncodeError> {
+        self.view().error_with_data(id, code, message, None::<&RawJson<'_>>)
+    }
+
+    /// An error response with `data`.
+    pub fn error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        id: ErrorId<'_>,
+        code: ErrorCode,
+        message: &str,
+        data: &D,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.view().error_with_data(id, code, message, Some(data))
+    }
+
+    /// Any JSON value as one frame.
+    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<Range<usize>, EncodeError> {
+        self.view().push(|out| to_out(out, value).map_err(EncodeError::from))
+    }
+
+    /// Starts a batch response (protocol 2025-03-26): responses added to the returned
+    /// writer become one JSON array frame when it is finished.
+    pub fn batch(&mut self) -> BatchWriter<'_, 'b> {
         let start = self.len;
-        let mut out = Out::at(self.buf, start);
+        BatchWriter { writer: self, start, end: start, finished: false }
+    }
+}
+
+/// A frame's body being written, for code outside the encoder that assembles one
+/// itself: the session's `initialize` exchange, whose typed parts are serialized
+/// through function pointers made only where a typed value is given (so that their
+/// serializers are linked only into programs that use them).
+pub(crate) struct JsonOut<'x, 'o> {
+    out: &'x mut Out<'o>,
+}
+
+impl JsonOut<'_, '_> {
+    /// JSON text written as it is (a constant fragment).
+    pub(crate) fn put(&mut self, bytes: &[u8]) {
+        self.out.put(bytes);
+    }
+
+    /// A validated JSON value, its line breaks turned into spaces.
+    pub(crate) fn raw(&mut self, json: &[u8]) {
+        self.out.raw_json(json);
+    }
+
+    /// A string, quoted and escaped.
+    pub(crate) fn string(&mut self, s: &str) {
+        self.out.escaped_str(s);
+    }
+
+    /// Any value, through serde.
+    pub(crate) fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        to_out(self.out, value).map_err(EncodeError::from)
+    }
+}
+
+/// Frames appended to a buffer whose length is kept elsewhere: how [`FrameWriter`] and
+/// the session write. Each frame is written whole or not at all; in [`Framing::Tagged`]
+/// it carries `tag` in its header.
+pub(crate) struct FrameView<'w> {
+    buf: &'w mut [u8],
+    len: &'w mut usize,
+    framing: Framing,
+    /// The tag, unpacked so that a view stays small (it sits in every request handle).
+    tagged: bool,
+    tag: u32,
+}
+
+impl<'w> FrameView<'w> {
+    /// Appends to `buf[..*len]`.
+    pub(crate) fn new(buf: &'w mut [u8], len: &'w mut usize, framing: Framing, tag: Option<u32>) -> Self {
+        Self { buf, len, framing, tagged: tag.is_some(), tag: tag.unwrap_or(0) }
+    }
+
+    /// The tag frames carry.
+    pub(crate) fn tag(&self) -> Option<u32> {
+        self.tagged.then_some(self.tag)
+    }
+
+    /// The buffer's size.
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Appends one frame produced by `body`, or nothing.
+    fn push(
+        &mut self,
+        body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Range<usize>, EncodeError> {
+        let start = *self.len;
+        let body_start = start + if self.framing == Framing::Tagged { TAG_HEADER } else { 0 };
+        let mut out = Out::at(self.buf, body_start);
+        body(&mut out)?;
+        if self.framing == Framing::Newline {
+            out.byte(b'\n');
+        }
+        if out.overflowed() {
+            return Err(EncodeError::BufferTooSmall { needed: out.len() - start, available: self.buf.len() - start });
+        }
+        let end = out.len();
+        self.seal(start, end);
+        Ok(start..end)
+    }
+
+    /// Writes the header of the frame at `start..end` (tagged framing) and takes it.
+    fn seal(&mut self, start: usize, end: usize) {
+        if self.framing == Framing::Tagged {
+            let h = &mut self.buf[start..start + TAG_HEADER];
+            h[..4].copy_from_slice(&((end - start - TAG_HEADER) as u32).to_le_bytes());
+            h[4] = u8::from(self.tagged);
+            h[5..].copy_from_slice(&self.tag.to_le_bytes());
+        }
+        *self.len = end;
+    }
+
+    pub(crate) fn request<P: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            method_and_params(out, method, params)
+        })
+    }
+
+    /// See [`FrameWriter::request_with_progress_token`].
+    pub(crate) fn request_with_progress_token<P: Serialize + ?Sized>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: Option<&P>,
+        token: RequestIdRef<'_>,
+    ) -> Result<Range<usize>, EncodeError> {
+        let capacity = self.buf.len();
+        let start = *self.len;
+        let body_start = start + if self.framing == Framing::Tagged { TAG_HEADER } else { 0 };
+        let mut out = Out::at(self.buf, body_start);
         out.put(JSONRPC);
         out.put(b",\"id\":");
         out.raw_json(id.as_token());
@@ -232,7 +403,7 @@ impl<'b> FrameWriter<'b> {
         }
         let params_end = out.len();
         out.byte(b'}');
-        if newline {
+        if self.framing == Framing::Newline {
             out.byte(b'\n');
         }
         // Where the token goes, and what to insert there.
@@ -282,95 +453,73 @@ impl<'b> FrameWriter<'b> {
         let end = out.len();
         self.buf.copy_within(at..end, at + n);
         self.buf[at..at + n].copy_from_slice(&insert[..n]);
-        self.len = total;
+        self.seal(start, total);
         Ok(start..total)
     }
 
-    /// A notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
-    pub fn notification<P: Serialize + ?Sized>(
+    pub(crate) fn notification<P: Serialize + ?Sized>(
         &mut self,
         method: &str,
         params: Option<&P>,
     ) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| {
+        self.push(|out| {
             out.put(JSONRPC);
             method_and_params(out, method, params)
         })
     }
 
-    /// A result response; `result` must serialize to an object.
-    pub fn result<R: Serialize + ?Sized>(
+    /// A request whose params object `params` writes itself.
+    pub(crate) fn request_with(
         &mut self,
         id: RequestIdRef<'_>,
-        result: &R,
+        method: &str,
+        params: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
     ) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| result_body(out, id, result))
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            out.put(b",\"method\":");
+            out.escaped_str(method);
+            out.put(b",\"params\":");
+            params(&mut JsonOut { out })?;
+            out.byte(b'}');
+            Ok(())
+        })
     }
 
-    /// An error response without `data`.
-    pub fn error(&mut self, id: ErrorId<'_>, code: ErrorCode, message: &str) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| error_body(out, id, code, message, None::<&RawJson<'_>>))
-    }
-
-    /// An error response with `data`.
-    pub fn error_with_data<D: Serialize + ?Sized>(
+    /// A result response whose result object `result` writes itself.
+    pub(crate) fn result_with(
         &mut self,
-        id: ErrorId<'_>,
-        code: ErrorCode,
-        message: &str,
-        data: &D,
+        id: RequestIdRef<'_>,
+        result: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
     ) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| error_body(out, id, code, message, Some(data)))
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"id\":");
+            out.raw_json(id.as_token());
+            out.put(b",\"result\":");
+            result(&mut JsonOut { out })?;
+            out.byte(b'}');
+            Ok(())
+        })
     }
 
-    /// Any JSON value as one frame.
-    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<Range<usize>, EncodeError> {
-        self.frame(|out| to_out(out, value).map_err(EncodeError::from))
-    }
-
-    /// Starts a batch response (protocol 2025-03-26): responses added to the returned
-    /// writer become one JSON array frame when it is finished.
-    pub fn batch(&mut self) -> BatchWriter<'_, 'b> {
-        let start = self.len;
-        BatchWriter { writer: self, start, end: start, finished: false }
-    }
-}
-
-/// Appends one frame produced by `body` to `buf[..*len]`, or nothing.
-fn push_frame(
-    buf: &mut [u8],
-    len: &mut usize,
-    newline: bool,
-    body: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
-) -> Result<Range<usize>, EncodeError> {
-    let start = *len;
-    let mut out = Out::at(buf, start);
-    body(&mut out)?;
-    if newline {
-        out.byte(b'\n');
-    }
-    if out.overflowed() {
-        return Err(EncodeError::BufferTooSmall { needed: out.len() - start, available: buf.len() - start });
-    }
-    *len = out.len();
-    Ok(start..*len)
-}
-
-/// A [`FrameWriter`] borrowed as parts, so a handle can append frames while it also
-/// holds other borrows of the endpoint.
-pub(crate) struct FrameView<'w> {
-    buf: &'w mut [u8],
-    len: &'w mut usize,
-    newline: bool,
-}
-
-impl FrameView<'_> {
     pub(crate) fn result<R: Serialize + ?Sized>(
         &mut self,
         id: RequestIdRef<'_>,
         result: &R,
     ) -> Result<Range<usize>, EncodeError> {
-        push_frame(self.buf, self.len, self.newline, |out| result_body(out, id, result))
+        self.push(|out| result_body(out, id, result))
+    }
+
+    pub(crate) fn error(
+        &mut self,
+        id: ErrorId<'_>,
+        code: ErrorCode,
+        message: &str,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.error_with_data(id, code, message, None::<&RawJson<'_>>)
     }
 
     pub(crate) fn error_with_data<D: Serialize + ?Sized>(
@@ -380,18 +529,7 @@ impl FrameView<'_> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Range<usize>, EncodeError> {
-        push_frame(self.buf, self.len, self.newline, |out| error_body(out, id, code, message, data))
-    }
-
-    pub(crate) fn notification<P: Serialize + ?Sized>(
-        &mut self,
-        method: &str,
-        params: Option<&P>,
-    ) -> Result<Range<usize>, EncodeError> {
-        push_frame(self.buf, self.len, self.newline, |out| {
-            out.put(JSONRPC);
-            method_and_params(out, method, params)
-        })
+        self.push(|out| error_body(out, id, code, message, data))
     }
 }
 
@@ -481,7 +619,7 @@ impl BatchWriter<'_, '_> {
         out.byte(if self.end == self.start { b'[' } else { b',' });
         body(&mut out)?;
         // Room for the closing bracket and terminator must remain, or finish could fail.
-        let tail = 1 + usize::from(self.writer.newline);
+        let tail = 1 + usize::from(self.writer.framing == Framing::Newline);
         if out.overflowed() || out.len() + tail > capacity {
             return Err(EncodeError::BufferTooSmall {
                 needed: out.len() + tail - self.end,
@@ -524,7 +662,7 @@ impl BatchWriter<'_, '_> {
         // `element` reserved room for these bytes.
         buf[self.end] = b']';
         self.end += 1;
-        if self.writer.newline {
+        if self.writer.framing == Framing::Newline {
             buf[self.end] = b'\n';
             self.end += 1;
         }

@@ -58,6 +58,7 @@ mod envelope;
 mod find;
 mod id;
 mod lend;
+mod literal;
 mod navigate;
 mod number;
 mod raw;
@@ -80,7 +81,23 @@ pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanEr
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
-pub(crate) use encode::FrameView;
+pub(crate) use encode::{FrameView, Framing, JsonOut, TAG_HEADER, read_tag};
 pub(crate) use find::COMPACT;
 pub(crate) use navigate::batch_element;
-pub(crate) use scan::StrSpan;
+
+/// Compact JSON of `value` in a new vector: how the std adapters keep a message that
+/// must wait (the same bytes the endpoint's encoder writes).
+#[cfg(feature = "alloc")]
+pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
+    let mut buf = alloc::vec![0u8; 256];
+    loop {
+        let mut out = ser::Out::new(&mut buf);
+        ser::to_out(&mut out, value)?;
+        if let Some(n) = out.written().map(<[u8]>::len) {
+            buf.truncate(n);
+            return Ok(buf);
+        }
+        let needed = out.len();
+        buf.resize(needed, 0);
+    }
+}

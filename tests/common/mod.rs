@@ -9,7 +9,9 @@
 use std::time::Duration;
 
 use mcp_sansio::mcp::{Method, ProtocolVersion, Role};
-use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output};
+use std::collections::HashMap;
+
+use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output, PendingRequest, Responded, SendError};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::RawJson;
 
@@ -26,9 +28,10 @@ pub enum Ev {
     TimedOut { id: String },
     Failed { id: String, reason: String },
     Cancelled { id: String, reason: Option<String> },
+    Expired { id: String },
+    ResponseTooLong { id: String, len: usize },
     PeerUnresponsive,
     Misbehavior(String),
-    ReplyDropped,
     Closed { reason: String },
 }
 
@@ -67,12 +70,13 @@ pub fn own(ev: &Event<'_>) -> Ev {
         },
         Event::TimedOut { id, .. } => Ev::TimedOut { id: id.to_string() },
         Event::Failed { id, reason, .. } => Ev::Failed { id: id.to_string(), reason: format!("{reason:?}") },
-        Event::Cancelled { id, reason } => {
-            Ev::Cancelled { id: text(id.as_token()), reason: reason.map(|r| r.to_string()) }
+        Event::Cancelled { request, reason } => {
+            Ev::Cancelled { id: text(request.id().as_token()), reason: reason.map(|r| r.to_string()) }
         }
+        Event::Expired { request, .. } => Ev::Expired { id: text(request.id().as_token()) },
+        Event::ResponseTooLong { id, len, .. } => Ev::ResponseTooLong { id: id.to_string(), len: *len },
         Event::PeerUnresponsive { .. } => Ev::PeerUnresponsive,
         Event::Misbehavior(m) => Ev::Misbehavior(misbehavior(m)),
-        Event::ReplyDropped { .. } => Ev::ReplyDropped,
         Event::Closed { reason } => Ev::Closed { reason: format!("{reason:?}") },
         other => panic!("unexpected event {other:?}"),
     }
@@ -84,7 +88,8 @@ pub fn misbehavior(m: &Misbehavior<'_>) -> String {
         Misbehavior::InvalidMessage { error, replied } => {
             format!("InvalidMessage({:?}, replied={replied})", error.rule)
         }
-        Misbehavior::LineTooLong { len } => format!("LineTooLong({len})"),
+        Misbehavior::LineTooLong { len, replied: false } => format!("LineTooLong({len})"),
+        Misbehavior::LineTooLong { len, replied: true } => format!("LineTooLong({len}, replied)"),
         Misbehavior::UnterminatedLine { len } => format!("UnterminatedLine({len})"),
         Misbehavior::UnknownResponse { id } => format!("UnknownResponse({})", text(id.as_token())),
         Misbehavior::LateResponse { id } => format!("LateResponse({})", text(id.as_token())),
@@ -106,6 +111,18 @@ pub const CLIENT_CAPS: &[u8] = br#"{"roots":{"listChanged":true},"sampling":{}}"
 pub const SERVER_CAPS: &[u8] =
     br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#;
 
+/// A client's `initialize` and `initialized`, as lines, for a lone server.
+pub fn handshake_lines() -> Vec<u8> {
+    concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n"
+    )
+    .as_bytes()
+    .to_vec()
+}
+
 pub fn leak(n: usize) -> &'static mut [u8] {
     Box::leak(vec![0u8; n].into_boxed_slice())
 }
@@ -124,9 +141,12 @@ pub fn server_config() -> Config<'static> {
 
 pub type Ep = Endpoint<'static, 4, 4>;
 
+/// An endpoint with 4 outgoing slots and `IN` inbound ones.
+pub type EpIn<const IN: usize> = Endpoint<'static, 4, IN>;
+
 /// One side plus what it has emitted.
-pub struct Side {
-    pub ep: Ep,
+pub struct Side<const IN: usize = 4> {
+    pub ep: EpIn<IN>,
     pub events: Vec<Ev>,
     /// Every byte this side has transmitted, in order.
     pub sent: Vec<u8>,
@@ -138,10 +158,13 @@ pub struct Side {
     pub eof_pending: bool,
     /// How much of `sent` `new_lines` has returned.
     pub seen: usize,
+    /// The peer's requests delivered, by id token, the latest for each id: what an
+    /// application keeps to answer later.
+    pub pending: HashMap<String, PendingRequest>,
 }
 
-impl Side {
-    pub fn new(ep: Ep) -> Self {
+impl<const IN: usize> Side<IN> {
+    pub fn new(ep: EpIn<IN>) -> Self {
         Side {
             ep,
             events: Vec::new(),
@@ -150,6 +173,23 @@ impl Side {
             eof_delivered: false,
             eof_pending: false,
             seen: 0,
+            pending: HashMap::new(),
+        }
+    }
+
+    /// Records an event: its owned form, and a request's [`PendingRequest`].
+    pub fn record(events: &mut Vec<Ev>, pending: &mut HashMap<String, PendingRequest>, ev: &Event<'_>) {
+        if let Event::Request(r) = ev {
+            pending.insert(text(r.id.as_token()), r.pending());
+        }
+        events.push(own(ev));
+    }
+
+    /// The pending request the peer's request `id` was delivered with.
+    pub fn pending_for(&self, id: &mcp_sansio::wire::RequestId) -> PendingRequest {
+        match self.pending.get(&text(id.as_token())) {
+            Some(p) => p.clone(),
+            None => panic!("no request {id} was delivered"),
         }
     }
 
@@ -160,26 +200,14 @@ impl Side {
             match self.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
-                    self.sent.extend_from_slice(bytes);
-                    self.pipe.extend_from_slice(bytes);
+                    self.sent.extend_from_slice(&bytes);
+                    self.pipe.extend_from_slice(&bytes);
                 }
-                Output::Event(ev) => self.events.push(own(&ev)),
+                Output::Event(ev) => Self::record(&mut self.events, &mut self.pending, &ev),
                 Output::Idle { .. } => return any,
             }
             any = true;
         }
-    }
-
-    /// A side with no peer: tests play the peer by feeding lines.
-    pub fn lone(config: Config<'static>) -> Self {
-        Self::lone_with(config, 64 * 1024, 64 * 1024)
-    }
-
-    /// A lone side with buffers of the given sizes.
-    pub fn lone_with(config: Config<'static>, rx: usize, tx: usize) -> Self {
-        let mut side = Side::new(Ep::new(config, leak(rx), leak(tx), Instant::ZERO).unwrap());
-        side.drain();
-        side
     }
 
     /// The lines sent since the last call (or since the start), as strings.
@@ -200,6 +228,39 @@ impl Side {
         self.drain();
     }
 
+    /// Answers the peer's request `id` with `result`.
+    pub fn respond<R: serde::Serialize + ?Sized>(
+        &mut self,
+        id: &mcp_sansio::wire::RequestId,
+        result: &R,
+    ) -> Result<Responded, SendError> {
+        let pending = self.pending_for(id);
+        self.ep.respond(&pending, result)
+    }
+
+    /// Answers the peer's request `id` with an error.
+    pub fn respond_error(
+        &mut self,
+        id: &mcp_sansio::wire::RequestId,
+        code: mcp_sansio::wire::ErrorCode,
+        message: &str,
+    ) -> Result<Responded, SendError> {
+        let pending = self.pending_for(id);
+        self.ep.respond_error(&pending, code, message)
+    }
+
+    /// Reports progress on the peer's request `id`.
+    pub fn send_progress(
+        &mut self,
+        id: &mcp_sansio::wire::RequestId,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> Result<Responded, SendError> {
+        let pending = self.pending_for(id);
+        self.ep.send_progress(&pending, progress, total, message)
+    }
+
     /// Takes the recorded events.
     pub fn take(&mut self) -> Vec<Ev> {
         std::mem::take(&mut self.events)
@@ -211,9 +272,23 @@ impl Side {
     }
 }
 
+impl Side {
+    /// A side with no peer: tests play the peer by feeding lines.
+    pub fn lone(config: Config<'static>) -> Self {
+        Self::lone_with(config, 64 * 1024, 64 * 1024)
+    }
+
+    /// A lone side with buffers of the given sizes.
+    pub fn lone_with(config: Config<'static>, rx: usize, tx: usize) -> Self {
+        let mut side = Side::new(Ep::new(config, leak(rx), leak(tx), Instant::ZERO).unwrap());
+        side.drain();
+        side
+    }
+}
+
 pub struct Pair {
-    pub client: Side,
-    pub server: Side,
+    pub client: Side<4>,
+    pub server: Side<4>,
     pub now: Instant,
     /// Bytes are delivered in chunks of this size (1 = byte by byte).
     pub chunk: usize,

@@ -2,17 +2,16 @@
 //! its buffers in statics, the drain loop, and answers given after the event that
 //! brought the request (the `blink` tool's).
 //!
-//! Kept in one place because that API is being reworked (issue 8: handles for late
-//! answers, `const` JSON literals, a tunable transmit-buffer floor, typed capabilities,
-//! partial transmits); the rest of the firmware only meets `IncomingRequest` through
-//! `app`.
+//! Kept in one place so the rest of the firmware only meets `IncomingRequest` through
+//! `app`. Late answers go through `PendingRequest` handles, which never answer a newer
+//! request that reuses an id.
 
+#[cfg(feature = "blink")]
+use mcp_sansio::session::PendingRequest;
 #[cfg(feature = "blink")]
 use mcp_sansio::session::Responded;
 use mcp_sansio::session::SendError;
 use mcp_sansio::wire::{ErrorCode, RawJson};
-#[cfg(feature = "blink")]
-use mcp_sansio::wire::{RequestId, RequestIdRef};
 use mcp_sansio::{Config, Endpoint, Instant, Output, Role};
 use serde::Serialize;
 
@@ -127,7 +126,7 @@ pub fn feed(ep: &mut Server, now: Instant) {
 pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
     loop {
         match ep.poll_output() {
-            Output::Transmit(bytes) => uart::write(bytes),
+            Output::Transmit(bytes) => uart::write(&bytes),
             Output::Event(event) => app.on_event(event, now),
             Output::Idle { next_timeout } => return next_timeout,
         }
@@ -148,28 +147,27 @@ pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequ
 }
 
 #[cfg(feature = "blink")]
-/// A request answered after its event returned: today its owned id (issue 8 gives
-/// `PendingRequest` handles instead).
-pub struct Pending(RequestId);
+/// A request answered after its event returned.
+pub struct Pending(PendingRequest);
 
 #[cfg(feature = "blink")]
 impl Pending {
     pub fn of(req: &mcp_sansio::session::IncomingRequest<'_>) -> Self {
-        Self(req.id_owned())
+        Self(req.pending())
     }
 
-    pub fn is(&self, id: RequestIdRef<'_>) -> bool {
-        self.0 == id
+    pub fn is(&self, request: &PendingRequest) -> bool {
+        self.0 == *request
     }
 
     /// `notifications/progress` for it, if the client asked for progress.
     pub fn progress(&self, ep: &mut Server, done: u32, total: u32, message: &str) -> Result<(), SendError> {
-        ep.send_progress(self.0.as_ref(), u64::from(done), Some(u64::from(total)), Some(message))
+        ep.send_progress(&self.0, u64::from(done), Some(u64::from(total)), Some(message)).map(|_| ())
     }
 
     /// The final answer (which the endpoint suppresses if the client cancelled).
     pub fn finish<R: Serialize + ?Sized>(&self, ep: &mut Server, result: &R) -> Result<Responded, SendError> {
-        ep.respond(self.0.as_ref(), result)
+        ep.respond(&self.0, result)
     }
 }
 

@@ -180,6 +180,68 @@ pub struct ClientCapabilities<'a> {
     pub extensions: Option<RawJson<'a>>,
 }
 
+/// A builder where a typo does not compile: each capability is a method.
+///
+/// ```
+/// use mcp_sansio::mcp::{ClientCapabilities, ListChanged};
+/// const CAPS: ClientCapabilities<'static> = ClientCapabilities::new().roots(ListChanged::YES).sampling();
+/// assert!(CAPS.flags().contains(mcp_sansio::mcp::Capability::RootsListChanged));
+/// ```
+impl<'a> ClientCapabilities<'a> {
+    /// No capabilities.
+    pub const fn new() -> Self {
+        Self { experimental: None, roots: None, sampling: None, elicitation: None, tasks: None, extensions: None }
+    }
+
+    /// `roots`, saying whether `notifications/roots/list_changed` is sent.
+    pub const fn roots(mut self, list_changed: ListChanged) -> Self {
+        self.roots = Some(list_changed);
+        self
+    }
+
+    /// `sampling: {}`.
+    pub const fn sampling(mut self) -> Self {
+        self.sampling = Some(SamplingCapability { context: None, tools: None });
+        self
+    }
+
+    /// `sampling` with its sub-capabilities (2025-11-25).
+    pub const fn sampling_with(mut self, sampling: SamplingCapability<'a>) -> Self {
+        self.sampling = Some(sampling);
+        self
+    }
+
+    /// `elicitation: {}` (form mode; 2025-06-18 on).
+    pub const fn elicitation(mut self) -> Self {
+        self.elicitation = Some(ElicitationCapability { form: None, url: None });
+        self
+    }
+
+    /// `elicitation` with its modes (2025-11-25).
+    pub const fn elicitation_with(mut self, elicitation: ElicitationCapability<'a>) -> Self {
+        self.elicitation = Some(elicitation);
+        self
+    }
+
+    /// `tasks` (2025-11-25).
+    pub const fn tasks(mut self, tasks: TasksCapability<'a>) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+
+    /// `experimental`, kept raw.
+    pub const fn experimental(mut self, experimental: RawJson<'a>) -> Self {
+        self.experimental = Some(experimental);
+        self
+    }
+
+    /// `extensions` (2026-07-28), kept raw.
+    pub const fn extensions(mut self, extensions: RawJson<'a>) -> Self {
+        self.extensions = Some(extensions);
+        self
+    }
+}
+
 impl ClientCapabilities<'_> {
     /// The flags the session gates methods with (see [`CapabilitySet::from_client_json`]).
     pub fn flags(&self) -> CapabilitySet {
@@ -247,6 +309,84 @@ pub struct ServerCapabilities<'a> {
     /// Extensions by name (2026-07-28), kept raw.
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<RawJson<'a>>,
+}
+
+/// A builder where a typo does not compile: each capability is a method.
+///
+/// ```
+/// use mcp_sansio::mcp::{Capability, ListChanged, ServerCapabilities};
+/// const CAPS: ServerCapabilities<'static> =
+///     ServerCapabilities::new().tools(ListChanged::YES).resources(true, ListChanged::NO).logging();
+/// let flags = CAPS.flags();
+/// assert!(flags.contains(Capability::ToolsListChanged) && flags.contains(Capability::ResourcesSubscribe));
+/// assert!(!flags.contains(Capability::Prompts));
+/// ```
+impl<'a> ServerCapabilities<'a> {
+    /// No capabilities.
+    pub const fn new() -> Self {
+        Self {
+            experimental: None,
+            logging: None,
+            completions: None,
+            prompts: None,
+            resources: None,
+            tools: None,
+            tasks: None,
+            extensions: None,
+        }
+    }
+
+    /// `tools`, saying whether `notifications/tools/list_changed` is sent.
+    pub const fn tools(mut self, list_changed: ListChanged) -> Self {
+        self.tools = Some(list_changed);
+        self
+    }
+
+    /// `prompts`, saying whether `notifications/prompts/list_changed` is sent.
+    pub const fn prompts(mut self, list_changed: ListChanged) -> Self {
+        self.prompts = Some(list_changed);
+        self
+    }
+
+    /// `resources`: whether `resources/subscribe` is supported, and whether
+    /// `notifications/resources/list_changed` is sent.
+    pub const fn resources(mut self, subscribe: bool, list_changed: ListChanged) -> Self {
+        self.resources = Some(ResourcesCapability {
+            subscribe: if subscribe { Some(true) } else { None },
+            list_changed: list_changed.list_changed,
+        });
+        self
+    }
+
+    /// `logging: {}`: the server sends log messages.
+    pub const fn logging(mut self) -> Self {
+        self.logging = Some(RawJson::EMPTY_OBJECT);
+        self
+    }
+
+    /// `completions: {}` (2025-03-26 on).
+    pub const fn completions(mut self) -> Self {
+        self.completions = Some(RawJson::EMPTY_OBJECT);
+        self
+    }
+
+    /// `tasks` (2025-11-25).
+    pub const fn tasks(mut self, tasks: TasksCapability<'a>) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+
+    /// `experimental`, kept raw.
+    pub const fn experimental(mut self, experimental: RawJson<'a>) -> Self {
+        self.experimental = Some(experimental);
+        self
+    }
+
+    /// `extensions` (2026-07-28), kept raw.
+    pub const fn extensions(mut self, extensions: RawJson<'a>) -> Self {
+        self.extensions = Some(extensions);
+        self
+    }
 }
 
 impl ServerCapabilities<'_> {

@@ -37,7 +37,7 @@ pub extern "C" fn _start() -> ! {
         loop {
             match ep.poll_output() {
                 Output::Transmit(bytes) => {
-                    black_box(bytes);
+                    black_box(&bytes);
                 }
                 Output::Event(Event::Request(mut req)) => {
                     let _ = if req.method == Method::ToolsCall {

@@ -4,14 +4,16 @@
 //! It never blocks the loop: the call is accepted and left unanswered, and [`Blink::step`]
 //! is run from the main loop whenever it wakes (the 100 Hz SysTick guarantees it does);
 //! it does whatever has come due and returns. The answer is sent when the last blink is
-//! done. A cancelled call is answered anyway (the endpoint suppresses that answer: a
-//! cancelled request must never be answered on the wire), which frees its slot.
+//! done. The client's cancellation frees the request's slot at once; the job stops at its
+//! next step, and its final answer is suppressed by the endpoint (a cancelled request must
+//! never be answered on the wire).
 
 use core::time::Duration;
 
 use mcp_sansio::Instant;
+use mcp_sansio::session::PendingRequest;
 use mcp_sansio::session::{IncomingRequest, Responded, SendError};
-use mcp_sansio::wire::{RawJson, RequestIdRef};
+use mcp_sansio::wire::RawJson;
 
 use super::tools;
 use crate::device::Device;
@@ -117,9 +119,9 @@ impl Blink {
         Some(times)
     }
 
-    /// The client cancelled request `id`.
-    pub fn cancel(&mut self, id: RequestIdRef<'_>) {
-        if let Some(job) = self.job.as_mut().filter(|j| j.call.is(id)) {
+    /// The client cancelled `request`.
+    pub fn cancel(&mut self, request: &PendingRequest) {
+        if let Some(job) = self.job.as_mut().filter(|j| j.call.is(request)) {
             job.cancelled = true;
         }
     }

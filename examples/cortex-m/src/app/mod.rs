@@ -62,13 +62,12 @@ impl App {
                 self.on_request(&mut req, now);
             }
             Event::Notification(n) => debug!("notification {=str}", n.method.name()),
-            Event::Cancelled { id, reason } => {
-                info!("client cancelled request {} ({})", id, reason);
+            Event::Cancelled { request, reason } => {
+                info!("client cancelled request {} ({})", request.id(), reason);
                 #[cfg(feature = "blink")]
-                self.blink.cancel(id);
+                self.blink.cancel(&request);
             }
             Event::Misbehavior(m) => misbehavior(&m),
-            Event::ReplyDropped { needed } => warn!("an automatic reply of {=usize} bytes did not fit", needed),
             Event::Closed { reason } => info!("session closed: {}", reason),
             _ => {}
         }
@@ -174,7 +173,9 @@ fn misbehavior(m: &Misbehavior<'_>) {
         Misbehavior::InvalidMessage { error, replied } => {
             warn!("misbehavior: invalid message {} (replied: {=bool})", error, replied)
         }
-        Misbehavior::LineTooLong { len } => warn!("misbehavior: line of {=usize} bytes skipped", len),
+        Misbehavior::LineTooLong { len, replied } => {
+            warn!("misbehavior: line of {=usize} bytes skipped (replied: {=bool})", len, replied)
+        }
         Misbehavior::UnterminatedLine { len } => warn!("misbehavior: unterminated line of {=usize} bytes", len),
         Misbehavior::RequestRefused { id, method, code, reason } => {
             warn!("misbehavior: refused {} {=str}: {=i32} {}", id, method.name(), code.0, reason)

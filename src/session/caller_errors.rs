@@ -38,8 +38,22 @@ pub enum SendError {
     /// The capability this method needs was not declared: by the peer for requests, by
     /// this side for notifications such as `list_changed`.
     CapabilityNotDeclared(Capability),
-    /// No request with that id is in flight (it was answered, cancelled, or never seen).
+    /// No such request: this endpoint never delivered it (or, for [`cancel`], no
+    /// request of ours with that id is in flight).
+    ///
+    /// [`cancel`]: super::Endpoint::cancel
     UnknownRequest,
+    /// The application already answered this request (told apart from a request that
+    /// ended otherwise, which is [`Responded::Suppressed`], for the 64 latest requests).
+    AlreadyAnswered,
+    /// The answer can never fit the transmit buffer. The endpoint answered the request
+    /// with -32603 naming both sizes instead, and the request is over.
+    ReplyTooLarge {
+        /// Bytes the answer needed.
+        needed: usize,
+        /// The transmit buffer's size.
+        capacity: usize,
+    },
     /// `initialize` cannot be cancelled.
     NotCancellable,
     /// The request did not ask for progress notifications.
@@ -64,7 +78,12 @@ impl fmt::Display for SendError {
             Self::Closed => f.write_str("the session is closed"),
             Self::MethodNotAllowed => f.write_str("method not available in the negotiated version or direction"),
             Self::CapabilityNotDeclared(c) => write!(f, "capability `{}` was not declared", c.path()),
-            Self::UnknownRequest => f.write_str("no request with that id is in flight"),
+            Self::UnknownRequest => f.write_str("no such request on this endpoint"),
+            Self::AlreadyAnswered => f.write_str("the request was already answered"),
+            Self::ReplyTooLarge { needed, capacity } => write!(
+                f,
+                "reply of {needed} bytes can never fit the {capacity}-byte transmit buffer; -32603 was sent instead"
+            ),
             Self::NotCancellable => f.write_str("initialize cannot be cancelled"),
             Self::NoProgressToken => f.write_str("the request did not ask for progress"),
             Self::ProgressNotIncreasing => f.write_str("progress must increase from the last value sent"),
@@ -91,14 +110,29 @@ impl From<SerializeError> for SendError {
     }
 }
 
-/// What became of a response.
+/// What became of an answer (or of progress) for one of the peer's requests.
+///
+/// The rule for an answer to a request that is no longer live, the same through the
+/// [`IncomingRequest`](super::IncomingRequest) handle and through
+/// [`Endpoint::respond`](super::Endpoint::respond) with a
+/// [`PendingRequest`](super::PendingRequest):
+///
+/// * the application already answered it, and it is among the 64 latest requests the
+///   endpoint delivered: [`SendError::AlreadyAnswered`];
+/// * it ended otherwise (cancelled by the peer, expired, abandoned, answered by the
+///   endpoint because the reply could never fit), or it is older than that: nothing is
+///   written, `Ok(Responded::Suppressed)`;
+/// * this endpoint never delivered it: [`SendError::UnknownRequest`];
+/// * the session was shut down locally: [`SendError::Closed`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Responded {
     /// It was queued for sending.
     Sent,
-    /// The peer had cancelled the request, so nothing was sent (the specification asks
-    /// that a cancelled request is never answered).
+    /// The request was already over, so nothing was written: the peer cancelled it (the
+    /// specification asks that a cancelled request is never answered), it expired, it
+    /// was abandoned, or the endpoint answered it itself. Not an error: a worker that
+    /// finishes late has nothing to fix.
     Suppressed,
 }
 
@@ -112,15 +146,29 @@ pub enum ConfigError {
         /// The minimum size.
         needed: usize,
     },
+    /// The reply reserve is smaller than the longest reply the endpoint writes on its
+    /// own.
+    ReserveTooSmall {
+        /// The minimum.
+        needed: usize,
+    },
     /// The receive buffer is too small to hold a useful message.
     RxTooSmall {
         /// The minimum size.
         needed: usize,
     },
-    /// `info` or `capabilities` is not a JSON object.
+    /// `info` or `capabilities` is not a JSON object, or the typed capabilities are the
+    /// other role's (`ServerCapabilities` for a client, say).
     NotAnObject,
     /// No supported protocol version uses the `initialize` handshake.
     NoHandshakeVersion,
+    /// Only a server endpoint can be resumed from a snapshot.
+    NotAServer,
+    /// The snapshot's version is not one the configuration supports.
+    UnsupportedVersion,
+    /// `info`, `capabilities` or `instructions` could not be encoded (a typed value
+    /// whose `Serialize` failed, say).
+    Encode(EncodeError),
 }
 
 impl fmt::Display for ConfigError {
@@ -128,8 +176,14 @@ impl fmt::Display for ConfigError {
         match self {
             Self::TxTooSmall { needed } => write!(f, "transmit buffer too small: need at least {needed} bytes"),
             Self::RxTooSmall { needed } => write!(f, "receive buffer too small: need at least {needed} bytes"),
-            Self::NotAnObject => f.write_str("info and capabilities must be JSON objects"),
+            Self::ReserveTooSmall { needed } => write!(f, "reply reserve too small: need at least {needed} bytes"),
+            Self::NotAnObject => {
+                f.write_str("info and capabilities must be JSON objects, and capabilities this role's")
+            }
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
+            Self::NotAServer => f.write_str("only a server endpoint can be resumed"),
+            Self::UnsupportedVersion => f.write_str("the snapshot's protocol version is not supported"),
+            Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),
         }
     }
 }

@@ -169,6 +169,34 @@ impl CursorCodec {
             Some(c) => self.decode(c.as_str().ok_or(CursorError::Invalid)?),
         }
     }
+
+    /// The page to serve from a list of `len` items for a list request's params, `size`
+    /// items at most: the range of items, and the cursor for the next page (`None` on
+    /// the last one). The cursor's position is clamped to the list, so a list that
+    /// shrank without a new epoch serves an empty last page rather than panicking on a
+    /// slice out of range.
+    ///
+    /// ```
+    /// use mcp_sansio::session::CursorCodec;
+    /// let codec = CursorCodec::new([3; 16]);
+    /// let (items, next) = codec.page(None, 25, 10).unwrap();
+    /// assert_eq!(items, 0..10);
+    /// let json = format!(r#"{{"cursor":"{}"}}"#, next.unwrap().as_str());
+    /// let params = mcp_sansio::wire::RawJson::parse(json.as_bytes()).unwrap();
+    /// assert_eq!(codec.page(Some(params), 25, 10).unwrap().0, 10..20);
+    /// assert_eq!(codec.page(Some(params), 4, 10).unwrap(), (4..4, None), "the list shrank");
+    /// ```
+    pub fn page(
+        &self,
+        params: Option<RawJson<'_>>,
+        len: usize,
+        size: usize,
+    ) -> Result<(core::ops::Range<usize>, Option<Cursor>), CursorError> {
+        let start = usize::try_from(self.position(params)?).unwrap_or(usize::MAX).min(len);
+        let end = start.saturating_add(size.max(1)).min(len);
+        let next = (end < len).then(|| self.encode(u32::try_from(end).unwrap_or(u32::MAX)));
+        Ok((start..end, next))
+    }
 }
 
 /// SipHash-2-4 (Aumasson and Bernstein), for the cursor tag.
@@ -266,10 +294,11 @@ pub enum Page {
 
 /// Follows `nextCursor` through a paginated list, from the client side.
 ///
-/// `C` bounds the stored cursor's length. Cycles are found with Brent's algorithm in
-/// constant memory: a cursor that comes back (which makes a deterministic server repeat
-/// the same pages forever) is reported within three times the cycle's length, and the page cap
-/// bounds everything else.
+/// `C` bounds the stored cursor's length (the walker keeps two). Cycles are found with
+/// Brent's algorithm in constant memory, comparing cursors themselves (no hash, so two
+/// different cursors are never taken for a cycle): a cursor that comes back (which makes
+/// a deterministic server repeat the same pages forever) is reported within three times
+/// the cycle's length, and the page cap bounds everything else.
 ///
 /// ```
 /// use mcp_sansio::session::{Page, PageWalker, PaginationError};
@@ -289,7 +318,9 @@ pub struct PageWalker<const C: usize = 256> {
     pages: u32,
     max_pages: u32,
     done: bool,
-    checkpoint: Option<u64>,
+    /// Brent's saved cursor, compared with each new one.
+    checkpoint: heapless::String<C>,
+    has_checkpoint: bool,
     power: u32,
     steps: u32,
 }
@@ -303,7 +334,8 @@ impl<const C: usize> PageWalker<C> {
             pages: 0,
             max_pages,
             done: false,
-            checkpoint: None,
+            checkpoint: heapless::String::new(),
+            has_checkpoint: false,
             power: 1,
             steps: 0,
         }
@@ -353,14 +385,14 @@ impl<const C: usize> PageWalker<C> {
         for c in next.chars() {
             text.push(c).map_err(|_| PaginationError::CursorTooLong { len })?;
         }
-        let hash = fnv1a(text.as_bytes());
-        let repeated = (self.has_cursor && text == self.cursor) || self.checkpoint == Some(hash);
+        let repeated = (self.has_cursor && text == self.cursor) || (self.has_checkpoint && text == self.checkpoint);
         if repeated {
             self.done = true;
             return Err(PaginationError::RepeatedCursor);
         }
         if self.steps == self.power {
-            self.checkpoint = Some(hash);
+            self.checkpoint = text.clone();
+            self.has_checkpoint = true;
             self.power = self.power.saturating_mul(2);
             self.steps = 0;
         }
@@ -369,10 +401,6 @@ impl<const C: usize> PageWalker<C> {
         self.has_cursor = true;
         Ok(Page::More)
     }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
 /// Params of a paginated list request.
@@ -464,6 +492,18 @@ mod tests {
             };
             assert_eq!(err, PaginationError::RepeatedCursor);
             assert!(n <= 3 * cycle + 2, "cycle {cycle} found after {n} pages");
+        }
+    }
+
+    #[test]
+    fn walker_tells_apart_cursors_a_hash_could_confuse() {
+        // Long distinct cursors sharing every byte but one: any cursor seen once is
+        // compared whole, never by a digest.
+        let mut w = PageWalker::<64>::new(1000);
+        for n in 0..200 {
+            let c = std::format!("{}{n:03}", "c".repeat(40));
+            let p = page(Some(&c));
+            assert_eq!(w.next_page(RawJson::parse(p.as_bytes()).unwrap()), Ok(Page::More), "{n}");
         }
     }
 

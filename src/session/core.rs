@@ -1,0 +1,188 @@
+//! The endpoint's state apart from the received bytes: the sub-machines, and what ties
+//! them together (the handshake messages, the events that borrow nothing, the end).
+//!
+//! The received bytes stay outside [`Core`] so that an event can borrow them while the
+//! core is changed: see [`Endpoint::poll_output`](super::Endpoint::poll_output).
+
+use core::time::Duration;
+
+use super::buffer::Buffer;
+use super::caller_errors::SendError;
+use super::config::Config;
+use super::event::{CloseReason, Event, RefuseReason};
+use super::held::Held;
+use super::inbound::Inbound;
+use super::lifecycle::{Cause, Lifecycle};
+use super::outbound::{Ended, Outbound};
+use super::replies::Owed;
+use super::timers::{Timer, Timers};
+use super::transmit::{Origin, Outbox};
+use crate::framing::{LineState, Prefix};
+use crate::mcp::ProtocolVersion;
+use crate::time::Instant;
+use crate::wire::{ErrorId, RequestId};
+
+/// A batch frame being processed element by element.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BatchCursor {
+    /// Offset in the receive buffer of the next element's search position.
+    pub next: usize,
+    /// End of the array in the receive buffer.
+    pub end: usize,
+    /// The channel the batch came in on.
+    pub origin: Option<Origin>,
+}
+
+/// Events waiting to be delivered that borrow nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Queued {
+    /// Client: `Ready` follows `Negotiated`.
+    pub ready: bool,
+    pub unresponsive: Option<Duration>,
+    /// A frame given to `handle_frame` that can never fit the receive buffer: its length
+    /// and what its first bytes showed.
+    pub oversized_frame: Option<(usize, Prefix, Option<Origin>)>,
+}
+
+impl Queued {
+    pub fn is_empty(&self) -> bool {
+        !self.ready && self.unresponsive.is_none() && self.oversized_frame.is_none()
+    }
+}
+
+pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
+    pub config: Config<'a>,
+    /// The framer's cursor over the receive buffer.
+    pub rx: LineState,
+    pub tx: Outbox<B>,
+    pub life: Lifecycle,
+    pub out: Outbound<OUT>,
+    pub inb: Inbound<IN>,
+    /// The peer's requests beyond the slots, held in the receive buffer.
+    pub held: Held,
+    pub timers: Timers,
+    pub queued: Queued,
+    pub now: Instant,
+    pub batch: Option<BatchCursor>,
+    /// An automatic reply needs this many bytes free: its frame waits until then.
+    pub stall: Option<usize>,
+    /// The channel of the frame being processed: its automatic replies go back on it.
+    pub origin: Option<Origin>,
+    /// Input comes as whole frames (`handle_frame*`), each line carrying its origin.
+    pub framed: bool,
+    /// Transmit-buffer room kept free for the replies the endpoint writes on its own:
+    /// input is only processed while this much is free.
+    pub reserve: usize,
+    /// The same while a server's initialize result is still to be written.
+    pub first_reserve: usize,
+}
+
+impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
+    pub fn advance(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+    }
+
+    /// Input arrived at `self.now` (keepalive counts silence from here).
+    pub fn received(&mut self) {
+        self.timers.received(self.now, self.config.keepalive);
+    }
+
+    /// Queues `initialize` offering `version` (client).
+    pub fn send_initialize(&mut self, version: ProtocolVersion) -> Result<(), SendError> {
+        let (capabilities, info) = (self.config.capabilities, self.config.info);
+        let id = self.out.peek_id();
+        self.tx.to(None).request_with(RequestId::from_u64(id).as_ref(), "initialize", |out| {
+            out.put(b"{\"protocolVersion\":");
+            out.string(version.as_str());
+            out.put(b",\"capabilities\":");
+            capabilities.write(out)?;
+            out.put(b",\"clientInfo\":");
+            info.write(out)?;
+            out.put(b"}");
+            Ok(())
+        })?;
+        self.out.allocate_id();
+        self.life.initializing(id, version);
+        self.timers.set(Timer::Initialize, Some(self.now + self.config.initialize_timeout));
+        Ok(())
+    }
+
+    /// Events that do not borrow the receive buffer.
+    pub fn queued_event(&mut self) -> Option<Event<'static>> {
+        if self.queued.ready {
+            self.queued.ready = false;
+            if let Some(version) = self.life.version() {
+                return Some(Event::Ready { version });
+            }
+        }
+        if let Some(waited) = self.queued.unresponsive.take() {
+            return Some(Event::PeerUnresponsive { waited });
+        }
+        if self.inb.has_expired()
+            && let Some((request, method)) = self.inb.table().take_expired()
+        {
+            return Some(Event::Expired { request, method });
+        }
+        let (entry, ended) = self.out.take_ended()?;
+        let (id, method) = (RequestId::from_u64(entry.id), entry.method);
+        Some(match ended {
+            Ended::TimedOut => Event::TimedOut { id, method },
+            Ended::Failed(reason) => Event::Failed { id, method, reason },
+        })
+    }
+
+    /// Ends the session from this side: `reason` says why. Live requests of ours fail,
+    /// the peer's requests are abandoned, input is no longer processed; what is queued
+    /// for sending still goes out, then `Closed`.
+    pub fn shut_down(&mut self, reason: CloseReason) {
+        if self.life.close(Cause::Shutdown(reason)) {
+            self.out.fail_all(reason);
+        }
+        self.timers.ping = None;
+        self.batch = None;
+        self.stall = None;
+        self.inb.table().clear();
+        self.held.clear();
+        self.refresh_timers();
+    }
+
+    /// Refuses the newest held request (-32603, as if it had never been held), to make
+    /// room in `rx` for a frame being read. `false` if the refusal does not fit yet.
+    pub fn refuse_newest_held(&mut self, rx: &[u8]) -> bool {
+        let Some((id, origin)) = self.held.newest(rx) else { return true };
+        let origin = origin.map(Origin);
+        let (code, message) = RefuseReason::TooManyRequests.reply();
+        let written = self.tx.to(origin).error(ErrorId::Id(id.as_ref()), code, message);
+        match self.owe(ErrorId::Id(id.as_ref()), origin, written) {
+            Owed::Sent => {
+                self.held.remove_newest(rx);
+                true
+            }
+            Owed::Later(_) => false,
+        }
+    }
+
+    /// The `Closed` event, once everything owed has been delivered and sent.
+    pub fn closed_event(&mut self) -> Option<Event<'static>> {
+        if self.life.is_closed() {
+            return None;
+        }
+        let input_over = !self.life.reads_input() || (self.rx.is_closed() && self.batch.is_none());
+        if !input_over {
+            return None;
+        }
+        // The peer's input is over: nothing can answer our requests any more.
+        if self.life.close(Cause::InputEnded) {
+            self.timers.ping = None;
+            self.out.fail_all(CloseReason::PeerClosed);
+            self.refresh_timers();
+        }
+        if let Some(event) = self.queued_event() {
+            return Some(event);
+        }
+        if self.out.any() || self.inb.any() || self.held.count() > 0 || !self.tx.is_empty() {
+            return None;
+        }
+        Some(Event::Closed { reason: self.life.finish() })
+    }
+}

@@ -1,0 +1,239 @@
+//! Answering one of the peer's requests: results, errors and progress, each written
+//! only while the request is still owed an answer.
+//!
+//! The rule for an answer to a request that is no longer live (the same whether it comes
+//! through the [`IncomingRequest`](super::IncomingRequest) handle or through
+//! [`Endpoint::respond`](super::Endpoint::respond) with a [`PendingRequest`]):
+//!
+//! * the application already answered it, and it is among the 64 latest requests the
+//!   endpoint delivered: [`SendError::AlreadyAnswered`];
+//! * it ended otherwise (cancelled by the peer, expired, abandoned, answered by the
+//!   endpoint because the reply could not fit), or it is older than that: nothing is
+//!   written, `Ok(`[`Responded::Suppressed`]`)`;
+//! * this endpoint never delivered it: [`SendError::UnknownRequest`];
+//! * the session was shut down locally: [`SendError::Closed`].
+
+use serde::Serialize;
+
+use super::buffer::Buffer;
+use super::caller_errors::{Responded, SendError};
+use super::core::Core;
+use super::inbound::{InEntry, Table};
+use super::pending::{Fate, PendingRequest};
+use super::replies::write_replacement;
+use crate::mcp::ProtocolVersion;
+use crate::wire::{
+    EncodeError, ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef,
+};
+
+impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+    /// The handle that answers the request `serial`, in inbound `slot` if it is live.
+    pub fn responder(&mut self, slot: Option<usize>, serial: u64) -> Responder<'_> {
+        // After a shutdown nothing more is sent; after the peer's end of input, answers
+        // still are.
+        let closed = !self.life.reads_input() && !self.rx.is_closed();
+        let version = self.life.version();
+        let origin = self.inb.origin(slot);
+        let slot = slot.map_or(NO_SLOT, |s| s as u32);
+        Responder { tx: self.tx.to(origin), table: self.inb.table(), slot, serial, closed, version }
+    }
+}
+
+/// The ability to answer one inbound request: the transmit buffer and the table.
+pub(crate) struct Responder<'e> {
+    tx: FrameView<'e>,
+    table: Table<'e>,
+    /// The request's slot, [`NO_SLOT`] if it is not live. (Kept small: a request handle
+    /// is copied around inside every `Event::Request`, and up to 128 bytes the copies
+    /// stay inline.)
+    slot: u32,
+    serial: u64,
+    /// Whether the session was shut down (then nothing more is sent).
+    closed: bool,
+    version: Option<ProtocolVersion>,
+}
+
+/// What an answer to a request that is not live gets (see the module docs).
+fn not_live(fate: Fate) -> Result<Responded, SendError> {
+    match fate {
+        Fate::Answered => Err(SendError::AlreadyAnswered),
+        Fate::Ended => Ok(Responded::Suppressed),
+        Fate::Unknown => Err(SendError::UnknownRequest),
+    }
+}
+
+/// [`Responder::slot`] for a request that is not live.
+const NO_SLOT: u32 = u32::MAX;
+
+impl<'e> Responder<'e> {
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    fn slot(&self) -> Option<usize> {
+        (self.slot != NO_SLOT).then_some(self.slot as usize)
+    }
+
+    /// The live entry with the transmit view beside it, or what the answer gets instead.
+    fn live(&mut self) -> Result<(&mut InEntry, &mut FrameView<'e>), Result<Responded, SendError>> {
+        if self.closed {
+            return Err(Err(SendError::Closed));
+        }
+        let fate = self.table.fate(self.serial);
+        match self.table.live(self.slot(), self.serial) {
+            Some(entry) => Ok((entry, &mut self.tx)),
+            None => Err(not_live(fate)),
+        }
+    }
+
+    /// Writes an answer with `write`, then frees the slot. An answer that can never fit
+    /// is replaced (see [`replies`](super::replies)).
+    fn answer(
+        &mut self,
+        answered: bool,
+        write: impl FnOnce(&mut FrameView<'e>, RequestIdRef<'_>) -> Result<core::ops::Range<usize>, EncodeError>,
+    ) -> Result<Responded, SendError> {
+        let version = self.version;
+        let (entry, tx) = match self.live() {
+            Ok(parts) => parts,
+            Err(outcome) => return outcome,
+        };
+        let id = entry.id.as_ref();
+        let result = match write(tx, id) {
+            Ok(_) => Ok(Responded::Sent),
+            Err(EncodeError::BufferTooSmall { needed, .. }) if needed > tx.capacity() => {
+                write_replacement(tx, ErrorId::Id(id), needed, version)?;
+                Err(SendError::ReplyTooLarge { needed, capacity: tx.capacity() })
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(slot) = self.slot() {
+            self.table.end(slot, answered);
+        }
+        result
+    }
+
+    /// Sends a result and frees the slot.
+    pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.answer(true, |tx, id| tx.result(id, result))
+    }
+
+    /// Sends an error response and frees the slot.
+    pub fn respond_error<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.answer(true, |tx, id| tx.error_with_data(ErrorId::Id(id), code, message, data))
+    }
+
+    /// Gives up on the request: sends -32603 and frees the slot. A later answer is
+    /// suppressed.
+    pub fn abandon(&mut self) -> Result<Responded, SendError> {
+        self.answer(false, |tx, id| {
+            tx.error_with_data(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)
+        })
+    }
+
+    /// Sends `notifications/progress` for this request.
+    pub fn progress<N: ProgressValue>(
+        &mut self,
+        progress: N,
+        total: Option<N>,
+        message: Option<&str>,
+    ) -> Result<Responded, SendError> {
+        // 2024-11-05's schema has no `message`: the text is dropped rather than sent.
+        let message = message.filter(|_| self.version.is_none_or(|v| v != ProtocolVersion::V2024_11_05));
+        let (entry, tx) = match self.live() {
+            Ok(parts) => parts,
+            Err(outcome) => return outcome,
+        };
+        let Some(token) = entry.token.as_ref() else { return Err(SendError::NoProgressToken) };
+        let value = NumberBuf::format(progress).ok_or(SendError::InvalidProgress)?;
+        let total = match total {
+            Some(t) => Some(NumberBuf::format(t).ok_or(SendError::InvalidProgress)?),
+            None => None,
+        };
+        if let Some(last) = entry.last_progress
+            && value.get() <= last.get()
+        {
+            return Err(SendError::ProgressNotIncreasing);
+        }
+        #[derive(Serialize)]
+        struct Params<'p> {
+            #[serde(rename = "progressToken")]
+            token: RequestIdRef<'p>,
+            progress: crate::wire::Number<'p>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            total: Option<crate::wire::Number<'p>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            message: Option<&'p str>,
+        }
+        let params =
+            Params { token: token.as_ref(), progress: value.get(), total: total.as_ref().map(NumberBuf::get), message };
+        tx.notification("notifications/progress", Some(&params))?;
+        entry.last_progress = Some(value);
+        Ok(Responded::Sent)
+    }
+}
+
+impl<'e> crate::session::IncomingRequest<'e> {
+    /// Names this request for later: keep it to answer with
+    /// [`Endpoint::respond`](super::Endpoint::respond) once the event is gone (from a
+    /// worker, say), and to recognise it in a [`Cancelled`](super::Event::Cancelled) or
+    /// [`Expired`](super::Event::Expired) event.
+    pub fn pending(&self) -> PendingRequest {
+        let origin = self.responder.tx.tag().map(super::transmit::Origin);
+        PendingRequest::new(self.id_owned(), self.responder.serial(), origin)
+    }
+
+    /// Answers with `result` (which must serialize to a JSON object). See
+    /// [`Responded`] for answers to a request that is already over.
+    pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.responder.respond(result)
+    }
+
+    /// Answers with the empty result `{}`.
+    pub fn respond_empty(&mut self) -> Result<Responded, SendError> {
+        self.responder.respond(&RawJson::EMPTY_OBJECT)
+    }
+
+    /// Answers with an error.
+    pub fn respond_error(&mut self, code: ErrorCode, message: &str) -> Result<Responded, SendError> {
+        self.responder.respond_error(code, message, None::<&RawJson<'_>>)
+    }
+
+    /// Answers with an error carrying `data`.
+    pub fn respond_error_with_data<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: &D,
+    ) -> Result<Responded, SendError> {
+        self.responder.respond_error(code, message, Some(data))
+    }
+
+    /// Reports progress, if the request asked for it (values must strictly increase).
+    /// Integers and floats are both accepted; integers cost no floating-point code.
+    pub fn send_progress<N: ProgressValue>(
+        &mut self,
+        progress: N,
+        total: Option<N>,
+        message: Option<&str>,
+    ) -> Result<Responded, SendError> {
+        self.responder.progress(progress, total, message)
+    }
+
+    /// Whether the request asked for progress notifications.
+    pub fn wants_progress(&self) -> bool {
+        let (slot, serial) = (self.responder.slot(), self.responder.serial);
+        self.responder.table.get(slot, serial).is_some_and(|e| e.token.is_some())
+    }
+
+    /// An owned copy of the id.
+    pub fn id_owned(&self) -> RequestId {
+        // The endpoint stored this id when it accepted the request, so it fits.
+        self.id.to_owned().unwrap_or_else(|_| RequestId::from_u64(0))
+    }
+}
