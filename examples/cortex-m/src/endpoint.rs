@@ -83,10 +83,11 @@ macro_rules! logging_cap {
 /// methods of anything not declared).
 const CAPABILITIES: &str = concat!(r#"{"tools":{}"#, resources_cap!(), prompts_cap!(), logging_cap!(), "}");
 
-/// The endpoint, in a static, over buffers in statics. (`Endpoint::new` is not `const`
-/// and validates the JSON above at run time, so this is built at boot, on the stack,
-/// then moved into its static: the stack's high-water mark includes that; see
-/// README.md.) Not inlined, so that the loop's frame does not keep that room.
+/// The endpoint, in a static, over buffers in statics. (Building it is not `const`: it
+/// validates the JSON above at run time, so this runs at boot.) `Endpoint::new_in`
+/// builds it in its static's `Option`: `Endpoint::new` returned it and the copies of
+/// it on the way to the static (three of 1,264 bytes) made the boot the stack's
+/// high-water mark. Not inlined, so that the loop's frame does not keep its room.
 #[inline(never)]
 pub fn start(now: Instant) -> &'static mut Server {
     let json = |text: &'static str| RawJson::parse(text.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
@@ -98,11 +99,9 @@ pub fn start(now: Instant) -> &'static mut Server {
     else {
         crate::fatal("buffers taken twice")
     };
-    match Endpoint::new(config, rx, tx, now) {
-        Ok(ep) => match cortex_m::singleton!(: Server = ep) {
-            Some(ep) => ep,
-            None => crate::fatal("endpoint taken twice"),
-        },
+    let Some(place) = cortex_m::singleton!(: Option<Server> = None) else { crate::fatal("endpoint taken twice") };
+    match Endpoint::new_in(place, config, &mut rx[..], &mut tx[..], now) {
+        Ok(ep) => ep,
         Err(e) => {
             error!("endpoint refused its configuration: {}", e);
             crate::fatal("endpoint configuration")
