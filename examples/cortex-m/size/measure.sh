@@ -74,7 +74,7 @@ for v in "${VARIANTS[@]}"; do
 done
 echo "(bytes; stack = the high-water mark, the larger of boot (building the endpoint and moving it into"
 echo " its static) and serve (size/ram.py's session, measured after repainting); RAM = statics + stack;"
-echo " endpoint = size_of::<Endpoint<0, 2>>)"
+echo " endpoint = size_of::<Endpoint<0, IN>>: IN = 2 with blink, 1 without)"
 
 if [ "${1:-}" = --detail ]; then
     for f in complete-z tools-only-z; do

@@ -22,8 +22,11 @@ use crate::hw::uart;
 /// sampling), and with an empty table the code for outgoing requests folds away
 /// (2.8 KB of flash at opt-level "z").
 pub const OUT: usize = 0;
-/// Requests of the client's in flight at once: a running `blink` and one more.
-pub const IN: usize = 2;
+/// Requests of the client's in flight at once: a running `blink` and one more. Without
+/// `blink` every request is answered while its event is handled, so one slot is enough
+/// (each costs 224 bytes of RAM); requests that arrive meanwhile wait in the receive
+/// buffer.
+pub const IN: usize = if cfg!(feature = "blink") { 2 } else { 1 };
 /// The receive buffer: a whole line must fit. The official SDKs' longest line is their
 /// `initialize` (157 bytes from the Python client, 161 from the TypeScript one, as CI
 /// runs them); a `tools/call` of `blink` with a progress token is about 145. A client
