@@ -123,8 +123,8 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     }
 
     /// Creates an endpoint in `place` (an `Option` in a static, say) and returns it
-    /// there; otherwise as [`with_buffers`](Self::with_buffers). On an error `place` is
-    /// left `None`.
+    /// there; otherwise as [`with_buffers`](Self::with_buffers). An endpoint already in
+    /// `place` is dropped first; on an error `place` is left `None`.
     ///
     /// Why: a constructor that returns the endpoint moves it on its way to where it is
     /// kept, and each move may take a copy of it on the stack (three copies of a
