@@ -50,6 +50,9 @@ impl App {
         }
     }
 
+    /// (Not inlined: its frame, and the handlers' below it, then stay off the path that
+    /// reads input, which is the deepest; 112 bytes of stack.)
+    #[inline(never)]
     pub fn on_event(&mut self, event: Event<'_>, now: Instant) {
         match event {
             Event::Negotiated { version, peer } => {
