@@ -7,7 +7,7 @@
 //!
 //! | piece | job |
 //! |---|---|
-//! | [`classify`] | the request head: route, `Host`, `Origin`, method, auth verdict, `Accept`, `Content-Type`, `Content-Length` cap, session and version headers; the order is in its docs |
+//! | [`classify`], [`classify_with`] | the request head: route, `Host`, `Origin`, method, auth verdict, `Accept`, `Content-Type`, `Content-Length` cap, session and version headers; the order is in its docs |
 //! | [`check_session_version`] | `MCP-Protocol-Version` against the session's negotiated version |
 //! | [`classify_body`] | one message (a batch only under 2025-03-26); 202 for notifications and responses; -32700 / -32600 |
 //! | [`Refusal`] | every refusal's status, fields and id-less JSON-RPC error body |
@@ -149,7 +149,7 @@ mod streams;
 mod table;
 
 pub use body::{PostBody, classify_body};
-pub use classify::{Classified, RequestKind, check_session_version, classify};
+pub use classify::{Classified, RequestKind, check_session_version, classify, classify_with};
 pub use config::{
     AuthChallenge, DEFAULT_IDLE_TIMEOUT, DEFAULT_KEEPALIVE, DEFAULT_MAX_BODY, DEFAULT_RETRY_MS, HostPolicy,
     JsonResponses, OriginPolicy, ServerConfig,

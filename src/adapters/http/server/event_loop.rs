@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use mio::{Events, Interest, Poll, Token, Waker};
 
+use super::auth::{AuthRequest, is_metadata_path};
 use super::conn::{Conn, Exchange, INPUT_LIMIT, OUTPUT_LOW, Phase, Req};
 use super::h1::{
     BodyError, BodyFraming, Framing, HeadError, LAST_CHUNK, MAX_CHUNK, error_response, find_head_end, parse_head,
@@ -29,7 +30,7 @@ use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal, RequestHead,
     RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_session_version, classify, classify_body, empty_response, ok_head,
+    check_session_version, classify_body, classify_with, empty_response, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -116,8 +117,19 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// Binds `addr` (port 0: any free port, see [`local_addr`](Self::local_addr)).
     /// Every session's endpoint is built from `session_config` (a server's; its output
     /// mode is set to messages).
-    pub fn bind(addr: impl ToSocketAddrs, session_config: Config<'a>, mut opts: ServerOptions<'a>) -> io::Result<Self> {
-        let std_listener = std::net::TcpListener::bind(addr)?;
+    pub fn bind(addr: impl ToSocketAddrs, session_config: Config<'a>, opts: ServerOptions<'a>) -> io::Result<Self> {
+        Self::with_listener(std::net::TcpListener::bind(addr)?, session_config, opts)
+    }
+
+    /// Serves on a listener bound already: one whose address the options must name
+    /// (the URL of the protected resource metadata, say, when the port was chosen by
+    /// the system), or one handed over by a service manager. Otherwise as
+    /// [`bind`](Self::bind).
+    pub fn with_listener(
+        std_listener: std::net::TcpListener,
+        session_config: Config<'a>,
+        mut opts: ServerOptions<'a>,
+    ) -> io::Result<Self> {
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         if !addr.ip().is_loopback() && opts.config.hosts == HostPolicy::Loopback {
@@ -558,14 +570,31 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     fn on_head(&mut self, i: usize, bytes: &[u8], handler: &mut H) {
         let mut headers = vec![httparse::EMPTY_HEADER; self.opts.max_headers];
         let config = self.opts.config;
+        let (authorizer, document) = (self.opts.authorize.as_ref(), self.opts.metadata_document);
         let decided = parse_head(bytes, &mut headers, |req, parsed| {
             let headers = H1(req.headers);
             let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &headers);
-            match classify(&config, &head, AuthVerdict::Allow) {
-                Err(refusal) => {
-                    let body = req.method == Some("POST") || parsed.framing == Framing::Chunked;
-                    Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed))
-                }
+            // A body, if any, is not read when the head is answered: the connection
+            // then ends after the answer.
+            let body = req.method == Some("POST") || parsed.framing == Framing::Chunked;
+            if let Some(document) = document
+                && is_metadata_path(head.path(), config.auth.resource_metadata, config.mcp_path)
+            {
+                return Err((metadata_response(head.method, document), body, parsed));
+            }
+            let verdict = |kind| match authorizer {
+                None => AuthVerdict::Allow,
+                Some(a) => a.check(&AuthRequest {
+                    kind,
+                    method: head.method,
+                    target: head.target,
+                    token: head.bearer_token().and_then(|t| std::str::from_utf8(t).ok()),
+                    session_id: session_named(&head, kind),
+                    headers: &headers,
+                }),
+            };
+            match classify_with(&config, &head, verdict) {
+                Err(refusal) => Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed)),
                 Ok(c) => Ok((
                     Req {
                         kind: c.kind,
@@ -1356,6 +1385,40 @@ fn format_refusal(config: &ServerConfig<'_>, refusal: &Refusal<'_>) -> Vec<u8> {
     if let Ok(r) = refusal.write(config, None, &mut buf) {
         response_head(&mut out, r.status, r.field_lines(), BodyFraming::Length(r.body.len()), false);
         out.extend_from_slice(r.body);
+    }
+    out
+}
+
+/// The session a request names, as sent (for the token check, before it is validated).
+fn session_named<'r>(head: &RequestHead<'r, H1<'_, 'r>>, kind: RequestKind) -> Option<&'r str> {
+    let raw = match kind {
+        RequestKind::LegacyPost => {
+            let query = head.query()?;
+            return query.split('&').find_map(|pair| match pair.split_once('=') {
+                Some(("sessionId" | "session_id", v)) => Some(v),
+                _ => None,
+            });
+        }
+        RequestKind::LegacyGet => return None,
+        _ => head.headers.0.iter().find(|h| h.name.eq_ignore_ascii_case("mcp-session-id"))?.value,
+    };
+    std::str::from_utf8(raw).ok()
+}
+
+/// The protected resource metadata document (RFC 9728) for a GET; 405 otherwise. Any
+/// origin may read it (browser-based clients fetch it across origins): it is public.
+fn metadata_response(method: &str, document: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    if method == "GET" {
+        let fields =
+            b"Content-Type: application/json\r\nCache-Control: max-age=3600\r\nAccess-Control-Allow-Origin: *\r\n";
+        response_head(&mut out, 200, fields, BodyFraming::Length(document.len()), false);
+        out.extend_from_slice(document.as_bytes());
+    } else {
+        error_response(&mut out, 405, "Method Not Allowed", false);
+        if let Some(at) = out.windows(2).position(|w| w == b"\r\n") {
+            out.splice(at + 2..at + 2, b"Allow: GET\r\n".iter().copied());
+        }
     }
     out
 }

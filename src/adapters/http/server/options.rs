@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::auth::Authorizer;
 use crate::http::server::{ServerConfig, SessionKey};
 
 /// How long a request head may take from its first byte to its blank line: 10 s.
@@ -67,6 +68,20 @@ pub struct ServerOptions<'a> {
     /// `2025-03-26` on requests of a 2025-11-25 session), and a session knows its version
     /// anyway.
     pub strict_protocol_version: bool,
+    /// The application's token check, asked about every request to the MCP endpoint
+    /// and the legacy paths (see [`Authorizer`]); its refusals are 401 or 403 with a
+    /// `WWW-Authenticate: Bearer` challenge built from
+    /// [`config.auth`](crate::http::server::ServerConfig::auth). `None`: every request
+    /// is let in.
+    pub authorize: Option<Authorizer<'a>>,
+    /// The protected resource metadata document (RFC 9728, JSON: `resource`,
+    /// `authorization_servers`, `scopes_supported`, …), served to `GET` at the path of
+    /// [`config.auth.resource_metadata`](crate::http::server::AuthChallenge::resource_metadata)
+    /// (the URL the challenges name) and at the well-known paths clients try without
+    /// it: `/.well-known/oauth-protected-resource` followed by the MCP path, and the bare
+    /// `/.well-known/oauth-protected-resource`. `None`: not served (404), for servers
+    /// that publish it elsewhere.
+    pub metadata_document: Option<&'a str>,
 }
 
 impl Default for ServerOptions<'_> {
@@ -88,6 +103,8 @@ impl Default for ServerOptions<'_> {
             session_key: None,
             seed: None,
             strict_protocol_version: false,
+            authorize: None,
+            metadata_document: None,
         }
     }
 }
