@@ -83,6 +83,9 @@ pub(crate) struct ContextParts<'c, M> {
     /// Whether the current session has actions waiting already (then answers queue
     /// behind them, to keep their order).
     pub queued: bool,
+    /// The session's transmit buffer can grow: an answer too long for it now is queued
+    /// (it goes once the adapter grew the buffer), never replaced by -32603 on the spot.
+    pub grows: bool,
     /// The endpoints, outside an event.
     pub sessions: Option<&'c mut dyn Sessions>,
     pub sender: &'c Sender<M>,
@@ -148,7 +151,8 @@ impl<'c, M> Context<'c, M> {
     pub fn reply<R: Serialize + ?Sized>(&mut self, req: &mut IncomingRequest<'_>, result: &R) -> Option<SendError> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
-            match req.respond(result) {
+            let sent = if self.parts.grows { req.try_respond(result) } else { req.respond(result) };
+            match sent {
                 Err(SendError::TxFull { .. }) => {}
                 Ok(_) => return None,
                 Err(e) => return Some(e),

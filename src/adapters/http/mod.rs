@@ -36,7 +36,11 @@
 //!   4 MiB by default), and takes at most about 64 KiB from a session's streams before
 //!   its client has read what it was given (a client that reads nothing for 30 s is
 //!   disconnected; its stream keeps what it had for a resume).
-//! * A session's streams store at most their buffer ([`ServerOptions::event_store`](server::ServerOptions::event_store));
+//! * An awake session's buffers (receive, transmit, event store) start at
+//!   [`ServerOptions::initial_buffer`](server::ServerOptions::initial_buffer) (16 KiB)
+//!   and double, each up to its bound, only when a message needs it (or a slow client
+//!   leaves the store full): memory follows the messages seen, not the longest allowed.
+//! * A session's streams store at most their bound ([`ServerOptions::event_store`](server::ServerOptions::event_store));
 //!   when a connected client does not read, the session stops draining its endpoint,
 //!   whose transmit buffer then fills, and what the application sends waits in the
 //!   session's queue, which stops the mailbox once it holds 1 MiB.

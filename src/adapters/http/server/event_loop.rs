@@ -21,21 +21,25 @@ use super::h1::{
 use super::hub::Hub;
 use super::mailbox::{DEFAULT_MAILBOX, Queue};
 use super::options::{ServerOptions, os_seed};
-use super::session::{Life, Pool};
+use super::session::{Life, Pool, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{
     Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SessionTag, apply,
 };
 use crate::framing::Prefix;
 use crate::http::server::{
-    AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal, RequestHead,
-    RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
+    AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
+    RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
     check_session_version, classify_body, classify_with, empty_response, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
 use crate::time::{Clock, Instant};
 use crate::wire::DEFAULT_MAX_DEPTH;
+
+/// Bytes a message takes in an endpoint's buffer beyond its own: its origin mark and
+/// newline in the receive buffer, its tag in the transmit buffer, with room to spare.
+const FRAME_OVERHEAD: usize = 64;
 
 const LISTENER: Token = Token(0);
 const WAKER: Token = Token(1);
@@ -152,7 +156,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             ..StreamConfig::default()
         };
         let store = opts.event_store.max(opts.tx_buffer + 64);
-        let pool = Pool::new(opts.rx_buffer, opts.tx_buffer, store, opts.warm_sessions.max(8));
+        let start = opts.initial_buffer.max(crate::session::MIN_RX_BUFFER);
+        let pool = Pool::new((start, start, start), (opts.rx_buffer, opts.tx_buffer, store), opts.warm_sessions.max(8));
         let mut table =
             SessionTable::new(MapStore::new(opts.max_sessions.saturating_mul(2).max(2)), opts.config.idle_timeout);
         table.max_live = opts.max_sessions.max(1);
@@ -243,8 +248,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             self.now = self.clock.now();
             let mut accept = false;
-            for i in 0..self.events.iter().count() {
-                let Some(ev) = self.events.iter().nth(i) else { break };
+            for ev in self.events.iter() {
                 match ev.token() {
                     LISTENER => accept = true,
                     WAKER => {}
@@ -254,6 +258,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                             ev.is_writable() || ev.is_write_closed(),
                         );
                         if let Some(Some(c)) = self.conns.get_mut(t - FIRST_CONN) {
+                            c.read_closed |= ev.is_read_closed() || ev.is_error();
                             c.readable |= readable;
                             c.writable |= writable;
                             if !c.dirty {
@@ -406,7 +411,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             let now = self.now;
             let Some(c) = self.conn(i) else { return };
             c.dirty = false;
-            // Output first: it frees room, and says whether more may be taken.
+            // What the streams have goes behind what waits, so that a head and its body
+            // (or several events) leave in one write: every write wakes the client.
+            let pull = matches!(c.phase, Phase::Exchange(x) if x.head_sent) && c.pending() < OUTPUT_LOW;
+            if pull {
+                self.pull(i);
+            }
+            let Some(c) = self.conn(i) else { return };
+            // Then output: it frees room, and says whether more may be taken.
             c.write_some(now);
             if c.dead {
                 return self.close_conn(i);
@@ -966,6 +978,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             deferred: &mut self.deferred,
             tickets: None,
             queued: false,
+            grows: false,
             sessions: Some(&mut self.hub),
             sender: &self.sender,
             post: &self.post,
@@ -979,6 +992,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// its events to the handler, its streams' output to the connections.
     fn pump(&mut self, h: SessionHandle, handler: &mut H) {
         let now = self.now;
+        let (rx_max, tx_max, store_max) = self.hub.pool.max;
         let Some(session) = self.hub.table.get_mut(h) else { return };
         let tag = session.tag;
         let Life::Awake(a) = &mut session.life else { return };
@@ -991,6 +1005,16 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             let mut progress = false;
             // Bodies waiting for room.
             while let Some(f) = a.feeds.front() {
+                // A body longer than the receive buffer: the buffer grows first (once
+                // it holds nothing), up to its bound, past which the endpoint answers
+                // -32600.
+                let (needed, cap) = (f.body.len() + FRAME_OVERHEAD, a.endpoint.receive_capacity());
+                if needed > cap
+                    && let Some(n) = grow_to(cap, needed, rx_max)
+                    && a.endpoint.replace_receive_buffer(fresh(n)).is_err()
+                {
+                    break;
+                }
                 let taken = a.endpoint.handle_frame_from(now, f.origin.map(Origin), &f.body);
                 if !taken {
                     break;
@@ -1004,6 +1028,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             // What the application sent, in order.
             while let Some(action) = a.outbox.front() {
+                // An answer longer than the transmit buffer: it grows first, up to its
+                // bound (past which the endpoint sends -32603 instead).
+                let (needed, cap) = (action.size() + FRAME_OVERHEAD, a.endpoint.transmit_capacity());
+                if needed > cap
+                    && let Some(n) = grow_to(cap, needed, tx_max)
+                {
+                    let _ = a.endpoint.replace_transmit_buffer(fresh(n));
+                }
                 match apply(&mut a.endpoint, now, action) {
                     Applied::Retry => break,
                     Applied::Done => {
@@ -1026,6 +1058,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             if a.stalled {
                 break;
             }
+            // (Read before the event borrows the endpoint.)
+            let grows = a.endpoint.transmit_capacity() < tx_max;
             match a.endpoint.poll_output() {
                 crate::session::Output::Transmit(t) => {
                     let origin = t.origin.map(|o| o.0);
@@ -1033,8 +1067,17 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         let p = Prefix::scan(t.bytes());
                         p.answer && !p.method
                     };
-                    let pushed = a.streams.push(now, origin, t.bytes(), response);
-                    if let Err(crate::http::server::PushError::Backpressure) = pushed {
+                    let mut pushed = a.streams.push(now, origin, t.bytes(), response);
+                    // A full store (a slow client) or one too small for the message grows,
+                    // up to its bound; then backpressure holds the endpoint.
+                    let cap = a.streams.store_capacity();
+                    if let Err(PushError::Backpressure | PushError::TooLarge { .. }) = pushed
+                        && let Some(n) = grow_to(cap, t.len() + 64, store_max)
+                        && a.streams.replace_store(fresh(n)).is_ok()
+                    {
+                        pushed = a.streams.push(now, origin, t.bytes(), response);
+                    }
+                    if let Err(PushError::Backpressure) = pushed {
                         a.endpoint.sent(0);
                         a.stalled = true;
                         break 'drain;
@@ -1061,6 +1104,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         deferred: &mut self.deferred,
                         tickets: Some(&mut a.tickets),
                         queued: !a.outbox.is_empty(),
+                        grows,
                         sessions: None,
                         sender: &self.sender,
                         post: &self.post,

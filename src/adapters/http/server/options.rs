@@ -41,14 +41,20 @@ pub struct ServerOptions<'a> {
     pub max_connections: usize,
     /// The most live sessions; a new one beyond gets 503 with `Retry-After`: 16384.
     pub max_sessions: usize,
-    /// Each awake session's receive buffer: the longest message it reads whole (longer
-    /// ones are answered with -32600 naming the limit): 256 KiB.
+    /// The size each awake session's receive and transmit buffers and event store
+    /// start at (each at most its bound below): 16 KiB. A buffer doubles, up to its
+    /// bound, when a message needs it (and the store when a slow client leaves it full),
+    /// so that sessions with small messages stay small: memory follows the messages
+    /// seen, not the longest one allowed.
+    pub initial_buffer: usize,
+    /// Each awake session's receive buffer at most: the longest message it reads whole
+    /// (longer ones are answered with -32600 naming the limit): 256 KiB.
     pub rx_buffer: usize,
-    /// Each awake session's transmit buffer: the longest message it writes (a longer
+    /// Each awake session's transmit buffer at most: the longest message it writes (a longer
     /// answer is replaced by -32603): 128 KiB.
     pub tx_buffer: usize,
-    /// Each awake session's store of sent and unsent SSE events (for resumption), at
-    /// least `tx_buffer`: 128 KiB.
+    /// Each awake session's store of sent and unsent SSE events (for resumption) at
+    /// most, at least `tx_buffer`: 128 KiB.
     pub event_store: usize,
     /// Idle sessions kept awake (their endpoint and buffers built) for speed; the rest
     /// of the idle sessions are kept as 22-byte snapshots: 32.
@@ -95,6 +101,7 @@ impl Default for ServerOptions<'_> {
             write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_connections: 4096,
             max_sessions: 16 * 1024,
+            initial_buffer: 16 * 1024,
             rx_buffer: 256 * 1024,
             tx_buffer: 128 * 1024,
             event_store: 128 * 1024,
