@@ -487,23 +487,42 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
 
     /// Frees `needed` bytes: sent messages first, then unsent ones no connection
     /// carries (counted as dropped).
-    fn make_room(&mut self, needed: usize) -> bool {
-        if self.log.free() >= needed {
-            return true;
-        }
+    /// Which records are sent, and not still to be sent by a connection replaying its
+    /// stream: those may make room at any time.
+    fn sent_records(&self) -> impl Fn(&Record<'_>) -> bool + use<B, S, C> {
         let delivered: [(u32, u32); S] =
             core::array::from_fn(|i| self.posts[i].map_or((u32::MAX, 0), |p| (p.id, p.delivered)));
         let get = self.get_delivered;
         let carried: [Option<(u32, u32)>; C] = core::array::from_fn(|i| self.conns[i].map(|c| (c.stream, c.cursor)));
-        // Sent, and not still to be sent by a connection replaying its stream.
-        let sent = |r: &Record<'_>| {
+        move |r: &Record<'_>| {
             let counted = if r.stream == GET_STREAM {
                 r.seq <= get
             } else {
                 delivered.iter().find(|(id, _)| *id == r.stream).is_none_or(|(_, d)| r.seq <= *d)
             };
             counted && !carried.iter().flatten().any(|(s, cursor)| *s == r.stream && r.seq > *cursor)
-        };
+        }
+    }
+
+    /// Whether a message of `len` bytes is stored without dropping anything not sent yet
+    /// (only sent messages making room). A caller whose store can grow grows it
+    /// ([`replace_store`](Self::replace_store)) when this is false, before
+    /// [`push`](Self::push) drops unsent messages of streams no connection carries.
+    pub fn fits(&self, len: usize) -> bool {
+        let cost = EventLog::<B>::cost(len);
+        if self.log.free() >= cost {
+            return true;
+        }
+        let sent = self.sent_records();
+        let reclaimable: usize = self.log.iter().filter(|r| sent(r)).map(|r| EventLog::<B>::cost(r.bytes.len())).sum();
+        self.log.free() + reclaimable >= cost
+    }
+
+    fn make_room(&mut self, needed: usize) -> bool {
+        if self.log.free() >= needed {
+            return true;
+        }
+        let sent = self.sent_records();
         let carried: [Option<u32>; C] = core::array::from_fn(|i| self.conns[i].map(|c| c.stream));
         // Sent messages go a quarter of the store at a time, not one per push: the
         // records kept move once per quarter, and readers' offsets stay valid between.
@@ -857,6 +876,29 @@ mod tests {
 
     fn unsent_by_scan(s: &S, stream: u32, delivered: u32) -> u32 {
         s.log.iter().filter(|r| r.stream == stream && r.seq > delivered).count() as u32
+    }
+
+    #[test]
+    fn fits_says_whether_unsent_messages_would_have_to_go() {
+        let mut s: S = Streams::new([0; 2048], StreamConfig::default(), 7, Some(ProtocolVersion::V2025_11_25));
+        let message = [b'x'; 300];
+        // No GET open: what is pushed for it waits, unsent, until the store is full.
+        while s.fits(message.len()) {
+            s.push(Instant::ZERO, None, &message, false).unwrap();
+        }
+        assert_eq!(s.get_unsent, 6);
+        // Pushing now drops the oldest unsent message.
+        s.push(Instant::ZERO, None, &message, false).unwrap();
+        assert_eq!(s.poll(), Some(StreamOutput::Dropped { messages: 1 }));
+        assert!(!s.fits(message.len()));
+        // Once a GET took them, they are sent: room without loss.
+        s.open_get(Instant::ZERO, 1, None).unwrap();
+        while s.poll().is_some() {}
+        let mut out = [0u8; 4096];
+        while s.read(Instant::ZERO, 1, &mut out).n > 0 {}
+        assert_eq!(s.get_unsent, 0);
+        assert!(s.fits(message.len()));
+        assert!(!s.fits(2048), "larger than the whole store");
     }
 
     /// Random opens, pushes, reads in random sizes, drops, resumes and polls: the

@@ -1067,16 +1067,17 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         let p = Prefix::scan(t.bytes());
                         p.answer && !p.method
                     };
-                    let mut pushed = a.streams.push(now, origin, t.bytes(), response);
-                    // A full store (a slow client) or one too small for the message grows,
-                    // up to its bound; then backpressure holds the endpoint.
+                    // A store that would have to drop unsent messages (a slow client, no
+                    // GET open) or is too small for this one grows first, up to its bound;
+                    // past that, the streams' policy (drop for streams no connection
+                    // carries, else backpressure) holds.
                     let cap = a.streams.store_capacity();
-                    if let Err(PushError::Backpressure | PushError::TooLarge { .. }) = pushed
+                    if !a.streams.fits(t.len())
                         && let Some(n) = grow_to(cap, t.len() + 64, store_max)
-                        && a.streams.replace_store(fresh(n)).is_ok()
                     {
-                        pushed = a.streams.push(now, origin, t.bytes(), response);
+                        let _ = a.streams.replace_store(fresh(n));
                     }
+                    let pushed = a.streams.push(now, origin, t.bytes(), response);
                     if let Err(PushError::Backpressure) = pushed {
                         a.endpoint.sent(0);
                         a.stalled = true;

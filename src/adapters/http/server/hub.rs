@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams};
+use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
 use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
-use crate::session::{Config, ConfigError, RequestOptions, Snapshot};
+use crate::session::{Config, ConfigError, RequestOptions, SendError, Snapshot};
 use crate::time::Instant;
 use crate::wire::{RawJson, RequestId};
 
@@ -280,8 +280,19 @@ impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
         options: RequestOptions,
     ) -> Result<RequestId, RequestError> {
         let h = self.woken(session, now).ok_or(RequestError::NoSession)?;
+        let tx_max = self.pool.max.1;
         let a = self.awake_mut(h).ok_or(RequestError::NoSession)?;
-        let id = a.endpoint.send_request(now, method, params.as_ref(), options)?;
+        let mut sent = a.endpoint.send_request(now, method, params.as_ref(), options);
+        // A request longer than the whole transmit buffer: it grows, up to its bound.
+        let cap = a.endpoint.transmit_capacity();
+        if let Err(SendError::TxFull { needed, .. }) = sent
+            && needed > cap
+            && let Some(n) = grow_to(cap, needed + 64, tx_max)
+            && a.endpoint.replace_transmit_buffer(fresh(n)).is_ok()
+        {
+            sent = a.endpoint.send_request(now, method, params.as_ref(), options);
+        }
+        let id = sent?;
         self.mark(h);
         Ok(id)
     }
