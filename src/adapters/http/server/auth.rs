@@ -73,8 +73,11 @@ impl fmt::Debug for AuthRequest<'_> {
 
 type Check<'a> = dyn Fn(&AuthRequest<'_>) -> AuthVerdict<'static> + Send + Sync + 'a;
 
-/// The application's token check (see the [module docs](self) for why it is a closure
-/// here). Its verdict becomes the response: [`AuthVerdict::Allow`] lets the request
+/// The application's token check: a closure in the options rather than a method of
+/// the [`Handler`](crate::adapters::app::Handler), because who may reach the endpoint is
+/// the HTTP server's concern (the handler also runs over stdio), the check runs before
+/// the request is tied to a session, and a fixed token ([`Authorizer::bearer`]) or
+/// another crate's verifier is then one line. Its verdict becomes the response: [`AuthVerdict::Allow`] lets the request
 /// through to the other checks; [`AuthVerdict::Unauthorized`] is a 401 and
 /// [`AuthVerdict::InsufficientScope`] a 403, each with a `WWW-Authenticate: Bearer`
 /// challenge that names the protected resource metadata
