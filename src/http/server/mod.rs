@@ -130,11 +130,12 @@
 //!
 //! ## Integration with the session endpoint
 //!
-//! The per-session wrapper that owns an `Endpoint` in message mode (each `Transmit`
-//! one message with its `Origin`), feeds POST bodies with `handle_frame_from(now,
-//! origin, body)`, pushes every transmit to [`Streams::push`] by its origin, snapshots
-//! idle sessions and resumes them from the table or from a signed id, is built on the
-//! session redesign (issue 8) once it lands; everything here is what it stands on.
+//! A host owns an `Endpoint` in message mode per session (each `Transmit` one message
+//! with its `Origin`), feeds POST bodies with `handle_frame_from(now, origin, body)` and
+//! pushes every transmit to [`Streams::push`] by its origin. `examples/axum` does this
+//! inside axum in a few hundred lines (its README walks through it); the std adapter
+//! (`adapters::http::server`) adds snapshots of idle sessions, signed ids, buffers that
+//! grow, and worker threads.
 
 mod body;
 mod classify;
