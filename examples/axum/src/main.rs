@@ -37,7 +37,7 @@ use mcp_sansio::http::server::{
     StreamOutput, Streams, classify, classify_body, empty_response, ok_head,
 };
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{Config, Endpoint, Event, IncomingRequest, Origin, Output, OutputMode};
+use mcp_sansio::session::{Config, Endpoint, Event, IncomingRequest, Origin, Output, OutputMode, SendError};
 use mcp_sansio::time::Clock;
 use mcp_sansio::wire::{ErrorCode, RawJson};
 use serde::Serialize;
@@ -92,7 +92,8 @@ impl Core {
         let now = self.clock.now();
         let endpoint = Endpoint::with_buffers(session_config(), vec![0; 64 * 1024], vec![0; 64 * 1024], now).ok()?;
         let epoch = u32::from_le_bytes(self.minter.next_bits()[..4].try_into().unwrap());
-        let streams = Streams::new(vec![0; 64 * 1024], self.streams, epoch, None);
+        // The store is a little larger than the transmit buffer: any message fits it.
+        let streams = Streams::new(vec![0; 80 * 1024], self.streams, epoch, None);
         let id = self.minter.random_id();
         self.table.open(now, id, Session { endpoint, streams }).ok()
     }
@@ -212,10 +213,16 @@ fn answer(req: &mut IncomingRequest<'_>) {
             return;
         }
     };
-    let _ = match text {
+    let sent = match text {
         Some(text) => req.respond(&ToolResult { content: [Text { r#type: "text", text: &text }] }),
         None => req.respond_error(ErrorCode::INVALID_PARAMS, "Unknown tool or bad arguments"),
     };
+    if let Err(SendError::TxFull { .. }) = sent {
+        // The transmit buffer is full of messages a slow client has not read. An error
+        // always fits (the endpoint keeps room for one); the crate's own server queues
+        // the answer instead.
+        let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Busy: retry");
+    }
 }
 
 /// A core response (head fields, and a body) as axum's.
