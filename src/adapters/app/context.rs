@@ -145,9 +145,10 @@ impl<'c, M> Context<'c, M> {
     }
 
     /// Answers `req` now: written in place into the transmit buffer when it has room
-    /// (no copy), queued otherwise. Refusals by the endpoint are final and need no
-    /// action (the request is over, or the reply can never fit and the endpoint sent
-    /// -32603 itself); they are returned for logging.
+    /// (no copy), queued otherwise (also when it is longer than a transmit buffer the
+    /// adapter can still grow: the HTTP server's). Refusals by the endpoint are final
+    /// and need no action (the request is over, or the reply can never fit and the
+    /// endpoint sent -32603 itself); they are returned for logging.
     pub fn reply<R: Serialize + ?Sized>(&mut self, req: &mut IncomingRequest<'_>, result: &R) -> Option<SendError> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
