@@ -278,6 +278,24 @@ impl Raw {
         Ok(())
     }
 
+    /// Reads a chunked SSE body after `response` returned `streaming` until its text
+    /// contains `needle` (the stream is left open); the text read.
+    #[allow(dead_code)] // for the in-process server tests that share this file
+    pub fn stream_until(&mut self, needle: &str) -> io::Result<String> {
+        let mut text = String::new();
+        while !text.contains(needle) {
+            let size = usize::from_str_radix(self.line()?.split(';').next().unwrap_or("").trim(), 16)
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+            if size == 0 {
+                return Err(io::Error::new(io::ErrorKind::UnexpectedEof, format!("stream ended: {text:?}")));
+            }
+            let chunk = self.exact(size)?;
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            self.exact(2)?;
+        }
+        Ok(text)
+    }
+
     /// Waits up to `limit` for the server to close the connection; the time it took.
     pub fn closed_within(&mut self, limit: Duration) -> Option<Duration> {
         let start = Instant::now();

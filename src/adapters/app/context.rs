@@ -83,6 +83,9 @@ pub(crate) struct ContextParts<'c, M> {
     /// Whether the current session has actions waiting already (then answers queue
     /// behind them, to keep their order).
     pub queued: bool,
+    /// The session's transmit buffer can grow: an answer too long for it now is queued
+    /// (it goes once the adapter grew the buffer), never replaced by -32603 on the spot.
+    pub grows: bool,
     /// The endpoints, outside an event.
     pub sessions: Option<&'c mut dyn Sessions>,
     pub sender: &'c Sender<M>,
@@ -142,13 +145,15 @@ impl<'c, M> Context<'c, M> {
     }
 
     /// Answers `req` now: written in place into the transmit buffer when it has room
-    /// (no copy), queued otherwise. Refusals by the endpoint are final and need no
-    /// action (the request is over, or the reply can never fit and the endpoint sent
-    /// -32603 itself); they are returned for logging.
+    /// (no copy), queued otherwise (also when it is longer than a transmit buffer the
+    /// adapter can still grow: the HTTP server's). Refusals by the endpoint are final
+    /// and need no action (the request is over, or the reply can never fit and the
+    /// endpoint sent -32603 itself); they are returned for logging.
     pub fn reply<R: Serialize + ?Sized>(&mut self, req: &mut IncomingRequest<'_>, result: &R) -> Option<SendError> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
-            match req.respond(result) {
+            let sent = if self.parts.grows { req.try_respond(result) } else { req.respond(result) };
+            match sent {
                 Err(SendError::TxFull { .. }) => {}
                 Ok(_) => return None,
                 Err(e) => return Some(e),
