@@ -1,0 +1,313 @@
+//! Handlers that run off the loop (`std`): blocking ones on threads, async ones on any
+//! executor, each with a [`Job`] for progress and cancellation.
+//!
+//! A job and the loop share one small record: the latest progress not yet sent, the
+//! result once there is one, and the cancellation flag. Progress is coalesced (a job
+//! that reports faster than the loop sends keeps only its latest value waiting), so
+//! what a job can make the loop hold is bounded whatever it does; the number of jobs is
+//! bounded by the endpoint's inbound slots, since each holds its request. After
+//! changing the record the job calls the loop's waker (set with
+//! [`ServerBuilder::waker`](super::ServerBuilder::waker); the stdio binding wakes its
+//! loop), and [`Server::poll`](super::Server::poll) sends what it finds. A handler that
+//! panics has its request abandoned (-32603), never left unanswered.
+
+use std::boxed::Box;
+use std::future::Future;
+use std::pin::Pin;
+use std::string::String;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::Duration;
+use std::vec::Vec;
+
+use super::output::{AsResult, Cancelled, ToolOutput};
+use super::owned::to_json;
+use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
+use crate::wire::RawJson;
+
+/// Runs a blocking job (the default: a thread of its own).
+pub(crate) type Spawner = Arc<dyn Fn(Box<dyn FnOnce() + Send>) + Send + Sync>;
+/// Runs a future to completion (the default: a thread that blocks on it).
+pub(crate) type Executor = Arc<dyn Fn(Pin<Box<dyn Future<Output = ()> + Send>>) + Send + Sync>;
+/// Wakes the loop.
+pub(crate) type Wakeup = Arc<dyn Fn() + Send + Sync>;
+
+/// How a job ended.
+enum Done {
+    /// The result, as JSON text.
+    Result(Vec<u8>),
+    /// The handler panicked, or its result did not serialize.
+    Failed,
+}
+
+#[derive(Default)]
+struct State {
+    progress: Option<(f64, Option<f64>, Option<String>)>,
+    done: Option<Done>,
+    /// The task of an async job, woken on cancellation.
+    waiting: Option<Waker>,
+}
+
+struct Shared {
+    cancelled: AtomicBool,
+    state: Mutex<State>,
+    /// Signalled on cancellation, for [`Job::sleep`].
+    cancel: Condvar,
+    wake: Wakeup,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn finish(&self, done: Done) {
+        self.lock().done = Some(done);
+        (self.wake)();
+    }
+
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        let waiting = self.lock().waiting.take();
+        self.cancel.notify_all();
+        if let Some(w) = waiting {
+            w.wake();
+        }
+    }
+}
+
+/// What a handler running off the loop has of its call: progress reporting and the
+/// cancellation signal.
+#[derive(Clone)]
+pub struct Job {
+    shared: Arc<Shared>,
+    progress: bool,
+}
+
+impl core::fmt::Debug for Job {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Job").field("cancelled", &self.is_cancelled()).field("progress", &self.progress).finish()
+    }
+}
+
+impl Job {
+    /// Whether the client cancelled the call (or it expired, or the session ended).
+    pub fn is_cancelled(&self) -> bool {
+        self.shared.cancelled.load(Ordering::Acquire)
+    }
+
+    /// `Err(Cancelled)` once the call is cancelled: `job.check()?` in a loop.
+    pub fn check(&self) -> Result<(), Cancelled> {
+        if self.is_cancelled() { Err(Cancelled) } else { Ok(()) }
+    }
+
+    /// Sleeps for `duration`, or until the call is cancelled (then `Err(Cancelled)`).
+    pub fn sleep(&self, duration: Duration) -> Result<(), Cancelled> {
+        let until = std::time::Instant::now() + duration;
+        let mut state = self.shared.lock();
+        loop {
+            self.check()?;
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Ok(());
+            }
+            state = self.shared.cancel.wait_timeout(state, left).unwrap_or_else(PoisonError::into_inner).0;
+        }
+    }
+
+    /// Completes when the call is cancelled (for async handlers: race it against the
+    /// work, or simply let the toolkit drop the work, which it does on cancellation).
+    pub fn cancelled(&self) -> impl Future<Output = ()> + Send + 'static {
+        let shared = Arc::clone(&self.shared);
+        std::future::poll_fn(move |cx| {
+            if shared.cancelled.load(Ordering::Acquire) {
+                return Poll::Ready(());
+            }
+            shared.lock().waiting = Some(cx.waker().clone());
+            if shared.cancelled.load(Ordering::Acquire) { Poll::Ready(()) } else { Poll::Pending }
+        })
+    }
+
+    /// Whether the client asked for progress.
+    pub fn wants_progress(&self) -> bool {
+        self.progress
+    }
+
+    /// Reports progress (values must increase; only the latest one waits to be sent, so
+    /// report as often as is convenient). Ignored if the client did not ask for progress.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if !self.progress || self.is_cancelled() {
+            return;
+        }
+        self.shared.lock().progress = Some((progress, total, message.map(String::from)));
+        (self.shared.wake)();
+    }
+}
+
+/// The jobs running off the loop.
+pub(crate) struct Tasks {
+    running: Vec<(PendingRequest, Arc<Shared>)>,
+    pub(crate) wake: Wakeup,
+    pub(crate) spawner: Option<Spawner>,
+    pub(crate) executor: Option<Executor>,
+}
+
+impl Tasks {
+    pub(crate) fn new() -> Self {
+        Tasks { running: Vec::new(), wake: Arc::new(|| {}), spawner: None, executor: None }
+    }
+
+    fn register(&mut self, request: PendingRequest, progress: bool) -> Job {
+        let shared = Arc::new(Shared {
+            cancelled: AtomicBool::new(false),
+            state: Mutex::new(State::default()),
+            cancel: Condvar::new(),
+            wake: Arc::clone(&self.wake),
+        });
+        self.running.push((request, Arc::clone(&shared)));
+        Job { shared, progress }
+    }
+
+    /// Runs `work` on the spawner (a thread of its own by default).
+    pub(crate) fn spawn_blocking<R, F>(&mut self, request: PendingRequest, progress: bool, work: F)
+    where
+        R: ToolOutput,
+        F: FnOnce(Job) -> R + Send + 'static,
+    {
+        let job = self.register(request, progress);
+        let shared = Arc::clone(&job.shared);
+        let on_failure = Arc::clone(&job.shared);
+        let run = Box::new(move || {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job)));
+            let done = outcome.ok().and_then(|r| to_json(&AsResult(&r))).map_or(Done::Failed, Done::Result);
+            shared.finish(done);
+        });
+        match &self.spawner {
+            Some(spawn) => spawn(run),
+            None => {
+                if std::thread::Builder::new().name("mcp-tool".into()).spawn(run).is_err() {
+                    on_failure.finish(Done::Failed);
+                }
+            }
+        }
+    }
+
+    /// Runs the future `work` makes on the executor (a thread of its own by default).
+    /// The future is dropped, unfinished, when the call is cancelled.
+    pub(crate) fn spawn<R, Fut, F>(&mut self, request: PendingRequest, progress: bool, work: F)
+    where
+        R: ToolOutput + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        F: FnOnce(Job) -> Fut,
+    {
+        let job = self.register(request, progress);
+        let shared = Arc::clone(&job.shared);
+        let on_failure = Arc::clone(&job.shared);
+        let guarded: Pin<Box<dyn Future<Output = ()> + Send>> =
+            Box::pin(Guarded { work: Some(Box::pin(work(job))), shared });
+        match &self.executor {
+            Some(run) => run(guarded),
+            None => {
+                if std::thread::Builder::new().name("mcp-tool".into()).spawn(move || block_on(guarded)).is_err() {
+                    on_failure.finish(Done::Failed);
+                }
+            }
+        }
+    }
+
+    /// Sends what the jobs did: the latest progress, and results (in order, stopping when
+    /// the transmit buffer is full).
+    pub(crate) fn poll<const OUT: usize, const IN: usize, B: Buffer>(&mut self, ep: &mut Endpoint<'_, OUT, IN, B>) {
+        let mut i = 0;
+        while i < self.running.len() {
+            let (request, shared) = &self.running[i];
+            let mut state = shared.lock();
+            if let Some((progress, total, message)) = state.progress.take()
+                && let Err(SendError::TxFull { .. }) = ep.send_progress(request, progress, total, message.as_deref())
+            {
+                state.progress = Some((progress, total, message));
+            }
+            let sent = match state.done.take() {
+                None => false,
+                Some(Done::Result(json)) => match ep.respond(request, &RawJson::from_validated(&json)) {
+                    Err(SendError::TxFull { .. }) => {
+                        state.done = Some(Done::Result(json));
+                        return;
+                    }
+                    _ => true,
+                },
+                Some(Done::Failed) => {
+                    let _ = ep.abandon(request);
+                    true
+                }
+            };
+            drop(state);
+            if sent {
+                let _ = self.running.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Cancels the job of `request`.
+    pub(crate) fn end(&mut self, request: &PendingRequest) {
+        self.running.retain(|(r, shared)| {
+            if r == request {
+                shared.cancel();
+            }
+            r != request
+        });
+    }
+
+    /// Cancels every job.
+    pub(crate) fn end_all(&mut self) {
+        for (_, shared) in self.running.drain(..) {
+            shared.cancel();
+        }
+    }
+}
+
+/// An async job: stops (dropping the work) once cancelled; stores the result when done.
+struct Guarded<R> {
+    work: Option<Pin<Box<dyn Future<Output = R> + Send>>>,
+    shared: Arc<Shared>,
+}
+
+impl<R: ToolOutput> Future for Guarded<R> {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.shared.cancelled.load(Ordering::Acquire) {
+            self.work = None;
+            return Poll::Ready(());
+        }
+        self.shared.lock().waiting = Some(cx.waker().clone());
+        let Some(work) = self.work.as_mut() else { return Poll::Ready(()) };
+        let polled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work.as_mut().poll(cx)));
+        let done = match polled {
+            Ok(Poll::Pending) => return Poll::Pending,
+            Ok(Poll::Ready(r)) => to_json(&AsResult(&r)).map_or(Done::Failed, Done::Result),
+            Err(_) => Done::Failed,
+        };
+        self.work = None;
+        self.shared.finish(done);
+        Poll::Ready(())
+    }
+}
+
+/// Runs a future on this thread, parking between polls.
+fn block_on(mut future: Pin<Box<dyn Future<Output = ()> + Send>>) {
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    while future.as_mut().poll(&mut cx).is_pending() {
+        std::thread::park();
+    }
+}
