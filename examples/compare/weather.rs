@@ -5,6 +5,7 @@
 //!     cargo run --example weather
 use std::time::Duration;
 
+use mcp_sansio::toolkit::Bounded;
 use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
 
 mcp_sansio::schema! {
@@ -12,8 +13,8 @@ mcp_sansio::schema! {
     struct Forecast {
         /// City name
         city: String,
-        /// Days ahead, 1 to 7
-        days: u8,
+        /// Days ahead
+        days: Bounded<1, 7>,
     }
 
     #[derive(serde::Deserialize)]
@@ -31,11 +32,8 @@ mcp_sansio::schema! {
     }
 }
 
-fn forecast(Forecast { city, days }: Forecast) -> Result<String, String> {
-    if !(1..=7).contains(&days) {
-        return Err(format!("days must be from 1 to 7, not {days}"));
-    }
-    Ok((1..=days).map(|d| format!("{city}, day {d}: sunny, {} °C", 18 + d)).collect::<Vec<_>>().join("\n"))
+fn forecast(Forecast { city, days }: Forecast) -> String {
+    (1..=days.get()).map(|d| format!("{city}, day {d}: sunny, {} °C", 18 + d)).collect::<Vec<_>>().join("\n")
 }
 
 fn slow_sum(job: Job, SlowSum { numbers, delay_ms }: SlowSum) -> Result<String, Cancelled> {

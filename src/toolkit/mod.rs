@@ -63,7 +63,7 @@
 pub mod schema;
 pub mod server;
 
-pub use schema::{Arguments, NoArguments, Node, Property, Schema};
+pub use schema::{Arguments, Bounded, NoArguments, Node, Property, Schema};
 
 #[doc(hidden)]
 pub use schema::__private;

@@ -49,7 +49,7 @@
 ///     concat!(
 ///         r#"{"type":"object","description":"Which forecast to give.","properties":{"#,
 ///         r#""city":{"type":"string","description":"City name."},"#,
-///         r#""daysAhead":{"type":"integer","description":"Days ahead.","minimum":0,"maximum":255},"#,
+///         r#""daysAhead":{"type":["integer","null"],"description":"Days ahead.","minimum":0,"maximum":255},"#,
 ///         r#""units":{"type":"string","enum":["metric","imperial"]}},"required":["city","units"]}"#,
 ///     )
 /// );

@@ -6,10 +6,12 @@
 //! [toolkit's documentation](super) for why this is a `macro_rules!` macro rather than a
 //! derive.
 
+mod bounded;
 mod macros;
 mod node;
 mod render;
 
+pub use bounded::Bounded;
 pub use node::{Node, Property, Schema};
 
 use crate::wire::RawJson;

@@ -13,6 +13,8 @@ use crate::wire::{JsonStr, RawJson};
 pub enum Node {
     /// Any JSON value (`{}`): a [`RawJson`] field.
     Any,
+    /// `null` (the unit type).
+    Null,
     /// `true` or `false`.
     Boolean,
     /// An integer, with the bounds of its Rust type where JSON numbers hold them exactly.
@@ -20,7 +22,7 @@ pub enum Node {
         /// The smallest value.
         minimum: Option<i64>,
         /// The largest value.
-        maximum: Option<u64>,
+        maximum: Option<i64>,
     },
     /// Any number.
     Number,
@@ -57,6 +59,8 @@ pub enum Node {
         /// The schema of each value.
         values: &'static Node,
     },
+    /// `null` or a value of `inner` (an `Option`: serde reads `null` as `None`).
+    Nullable(&'static Node),
 }
 
 /// One member of an [`Object`](Node::Object): a struct field as serde reads it.
@@ -89,7 +93,7 @@ pub trait Schema {
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Schema for $t {
-            const NODE: Node = Node::Integer { minimum: Some(<$t>::MIN as i64), maximum: Some(<$t>::MAX as u64) };
+            const NODE: Node = Node::Integer { minimum: Some(<$t>::MIN as i64), maximum: Some(<$t>::MAX as i64) };
         }
     )*};
 }
@@ -114,6 +118,9 @@ impl Schema for f32 {
 impl Schema for f64 {
     const NODE: Node = Node::Number;
 }
+impl Schema for () {
+    const NODE: Node = Node::Null;
+}
 impl Schema for bool {
     const NODE: Node = Node::Boolean;
 }
@@ -130,7 +137,11 @@ impl<const N: usize> Schema for heapless::String<N> {
     const NODE: Node = Node::String { max_length: Some(N) };
 }
 impl<T: Schema> Schema for Option<T> {
-    const NODE: Node = T::NODE;
+    const NODE: Node = match T::NODE {
+        // `null` already.
+        Node::Any | Node::Null | Node::Nullable(_) => T::NODE,
+        _ => Node::Nullable(&T::NODE),
+    };
     const REQUIRED: bool = false;
 }
 impl<T: Schema, const N: usize> Schema for [T; N] {

@@ -77,11 +77,19 @@ impl Out<'_> {
         self.unsigned(v.unsigned_abs());
     }
 
-    /// `{"type":"<ty>"` and the description, if any; the caller adds the rest and `}`.
-    const fn open(&mut self, ty: &str, description: Option<&str>) {
-        self.bytes(b"{\"type\":\"");
+    /// `{"type":"<ty>"` (`["<ty>","null"]` if `nullable`) and the description, if any;
+    /// the caller adds the rest and `}`.
+    const fn open(&mut self, ty: &str, nullable: bool, description: Option<&str>) {
+        self.bytes(b"{\"type\":");
+        if nullable {
+            self.byte(b'[');
+        }
+        self.byte(b'"');
         self.bytes(ty.as_bytes());
         self.byte(b'"');
+        if nullable {
+            self.bytes(b",\"null\"]");
+        }
         if let Some(d) = description {
             self.bytes(b",\"description\":");
             self.string(d);
@@ -101,6 +109,15 @@ impl Out<'_> {
     /// type's own.
     const fn node(&mut self, node: &Node, description: Option<&str>) {
         match *node {
+            Node::Nullable(inner) => self.typed(inner, true, description),
+            _ => self.typed(node, false, description),
+        }
+    }
+
+    /// `node`'s schema, `null` accepted too if `nullable`.
+    const fn typed(&mut self, node: &Node, nullable: bool, description: Option<&str>) {
+        match *node {
+            Node::Nullable(inner) => self.typed(inner, true, description),
             Node::Any => match description {
                 Some(d) => {
                     self.bytes(b"{\"description\":");
@@ -109,33 +126,37 @@ impl Out<'_> {
                 }
                 None => self.bytes(b"{}"),
             },
+            Node::Null => {
+                self.open("null", nullable, description);
+                self.byte(b'}');
+            }
             Node::Boolean => {
-                self.open("boolean", description);
+                self.open("boolean", nullable, description);
                 self.byte(b'}');
             }
             Node::Number => {
-                self.open("number", description);
+                self.open("number", nullable, description);
                 self.byte(b'}');
             }
             Node::Integer { minimum, maximum } => {
-                self.open("integer", description);
+                self.open("integer", nullable, description);
                 if let Some(min) = minimum {
                     self.bytes(b",\"minimum\":");
                     self.signed(min);
                 }
                 if let Some(max) = maximum {
                     self.bytes(b",\"maximum\":");
-                    self.unsigned(max);
+                    self.signed(max);
                 }
                 self.byte(b'}');
             }
             Node::String { max_length } => {
-                self.open("string", description);
+                self.open("string", nullable, description);
                 self.keyword("maxLength", max_length);
                 self.byte(b'}');
             }
             Node::Enum { description: own, values } => {
-                self.open("string", if description.is_some() { description } else { own });
+                self.open("string", nullable, if description.is_some() { description } else { own });
                 self.bytes(b",\"enum\":[");
                 let mut i = 0;
                 while i < values.len() {
@@ -145,10 +166,13 @@ impl Out<'_> {
                     self.string(values[i]);
                     i += 1;
                 }
+                if nullable {
+                    self.bytes(b",null");
+                }
                 self.bytes(b"]}");
             }
             Node::Array { items, min_items, max_items } => {
-                self.open("array", description);
+                self.open("array", nullable, description);
                 self.bytes(b",\"items\":");
                 self.node(items, None);
                 self.keyword("minItems", min_items);
@@ -156,13 +180,13 @@ impl Out<'_> {
                 self.byte(b'}');
             }
             Node::Map { values } => {
-                self.open("object", description);
+                self.open("object", nullable, description);
                 self.bytes(b",\"additionalProperties\":");
                 self.node(values, None);
                 self.byte(b'}');
             }
             Node::Object { description: own, properties } => {
-                self.open("object", if description.is_some() { description } else { own });
+                self.open("object", nullable, if description.is_some() { description } else { own });
                 self.properties(properties);
                 self.byte(b'}');
             }
@@ -437,8 +461,8 @@ mod tests {
 
     #[test]
     fn descriptions_and_bounds_are_escaped_and_written() {
-        let n = Node::Integer { minimum: Some(i64::MIN), maximum: Some(u64::MAX) };
-        assert_eq!(rendered(&n), r#"{"type":"integer","minimum":-9223372036854775808,"maximum":18446744073709551615}"#);
+        let n = Node::Integer { minimum: Some(i64::MIN), maximum: Some(i64::MAX) };
+        assert_eq!(rendered(&n), r#"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"#);
         static P: [Property; 1] =
             [Property { name: "a\"b", description: Some("line\none \\ \u{1}"), node: &Node::Any, required: false }];
         let n = Node::Object { description: None, properties: &P };

@@ -47,6 +47,7 @@ impl Display for Requirement<'_> {
             Node::Integer { .. } => f.write_str("an integer"),
             Node::Number => f.write_str("a number"),
             Node::Boolean => f.write_str("true or false"),
+            Node::Null => f.write_str("null"),
             Node::String { max_length: Some(n) } => write!(f, "a string of at most {n} characters"),
             Node::String { max_length: None } => f.write_str("a string"),
             Node::Enum { values, .. } => {
@@ -63,6 +64,7 @@ impl Display for Requirement<'_> {
             Node::Array { .. } => f.write_str("an array"),
             Node::Object { .. } | Node::Map { .. } => f.write_str("an object"),
             Node::Any => f.write_str("a JSON value"),
+            Node::Nullable(inner) => Requirement(inner).fmt(f),
         }
     }
 }

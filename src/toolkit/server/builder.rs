@@ -37,10 +37,17 @@ pub struct ServerBuilder<S: 'static = ()> {
     server: Server<'static, S>,
 }
 
-impl<S: 'static> ServerBuilder<S> {
+impl ServerBuilder {
     /// A server called `name`, at `version` (its `serverInfo`). Cursors are signed with a
     /// key drawn from the process's random seed (with `std`).
     pub fn new(name: &'static str, version: &'static str) -> Self {
+        Self::with_state(name, version)
+    }
+}
+
+impl<S: 'static> ServerBuilder<S> {
+    /// The same for a server whose [`Table`] handlers take a state `S`.
+    pub fn with_state(name: &'static str, version: &'static str) -> Self {
         let server = Server::new(Table::new()).info(Implementation::new(name, version));
         #[cfg(feature = "std")]
         let server = server.cursor_key(random_key());

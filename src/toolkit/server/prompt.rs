@@ -199,7 +199,11 @@ impl PromptOutput for alloc::string::String {
 pub(crate) const fn all_strings(fields: &[Property]) -> bool {
     let mut i = 0;
     while i < fields.len() {
-        if !matches!(fields[i].node, Node::String { .. } | Node::Enum { .. }) {
+        let node = match fields[i].node {
+            Node::Nullable(inner) => inner,
+            node => node,
+        };
+        if !matches!(node, Node::String { .. } | Node::Enum { .. }) {
             return false;
         }
         i += 1;

@@ -34,7 +34,7 @@ use crate::wire::{EncodeError, ErrorCode, FrameWriter, JsonStr, MAX_ID_LEN, RawJ
 ///     pub struct Echo<'a> { #[serde(borrow)] text: mcp_sansio::wire::JsonStr<'a> }
 /// }
 /// static ECHO: ToolFn<Echo<'static>, (), mcp_sansio::toolkit::server::Text<&str>> =
-///     ToolFn::borrowed::<Echo>("echo", |_, _| mcp_sansio::toolkit::server::Text("echoed"));
+///     ToolFn::borrowed("echo", |_, _| mcp_sansio::toolkit::server::Text("echoed"));
 /// static TABLE: Table<'static, ()> = Table::new().tools(&[&ECHO]);
 ///
 /// let mut server: Server<'_, ()> = Server::new(TABLE).info(Implementation::new("echo", "1.0.0"));

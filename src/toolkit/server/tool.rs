@@ -116,8 +116,9 @@ impl<A: Arguments, S, R> ToolFn<A, S, R> {
     }
 
     /// The tool `name`, answered by `run` with arguments that borrow from the request
-    /// (`JsonStr<'a>` fields: no copy). Name the arguments type:
-    /// `ToolFn::borrowed::<Forecast>(…)`.
+    /// (`JsonStr<'a>` fields: no copy). The arguments type comes from the item's type
+    /// (`static T: ToolFn<Forecast<'static>, App, R>`) or is named:
+    /// `ToolFn::<Forecast, _, _>::borrowed(…)`.
     pub const fn borrowed(name: &'static str, run: for<'a> fn(&mut S, A::Decoded<'a>) -> R) -> Self {
         ToolFn { tool: entry(name, A::SCHEMA), run }
     }
