@@ -1,0 +1,238 @@
+//! Long work off the loop: blocking handlers on threads and async handlers on smol, with
+//! progress, cancellation, and the loop woken by the job. The jobs and the test meet on
+//! channels, never on sleeps.
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_sansio::session::{Endpoint, Event, Output};
+use mcp_sansio::time::Instant;
+use mcp_sansio::toolkit::server::{BuiltServer, Cancelled, Job, ServerBuilder};
+use serde_json::{Value, json};
+
+mcp_sansio::schema! {
+    #[derive(serde::Deserialize)]
+    pub struct Steps { steps: u32 }
+}
+
+type Ep = Endpoint<'static, 4, 8>;
+
+struct Harness {
+    ep: Ep,
+    server: BuiltServer,
+    out: Vec<Value>,
+    /// The loop's wake-ups, as the waker sends them.
+    woken: Receiver<()>,
+}
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+impl Harness {
+    fn new(builder: ServerBuilder) -> Self {
+        let (wake, woken) = channel();
+        let wake = Mutex::new(wake);
+        let server = builder
+            .waker(move || {
+                let _ = wake.lock().unwrap().send(());
+            })
+            .build();
+        let rx = Box::leak(vec![0u8; 8192].into_boxed_slice());
+        let tx = Box::leak(vec![0u8; 8192].into_boxed_slice());
+        let ep = Ep::new(server.config(), rx, tx, Instant::ZERO).unwrap();
+        let mut h = Harness { ep, server, out: Vec::new(), woken };
+        h.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}));
+        h.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        h.out.clear();
+        h
+    }
+
+    fn drain(&mut self) {
+        loop {
+            let mut any = false;
+            loop {
+                match self.ep.poll_output() {
+                    Output::Transmit(bytes) => {
+                        any = true;
+                        for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                            self.out.push(serde_json::from_slice(line).unwrap());
+                        }
+                    }
+                    Output::Event(e) => {
+                        any = true;
+                        if let Some(Event::Request(mut r)) = self.server.handle(&mut (), e) {
+                            let _ = r.respond_empty();
+                        }
+                    }
+                    Output::Idle { .. } => break,
+                }
+            }
+            let _ = self.server.poll(&mut (), &mut self.ep, Instant::ZERO);
+            if !any && matches!(self.peek(), None) {
+                return;
+            }
+        }
+    }
+
+    /// Whether the endpoint has output (without losing it).
+    fn peek(&mut self) -> Option<()> {
+        match self.ep.poll_output() {
+            Output::Transmit(bytes) => {
+                for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                    self.out.push(serde_json::from_slice(line).unwrap());
+                }
+                Some(())
+            }
+            Output::Event(_) => panic!("unexpected event"),
+            Output::Idle { .. } => None,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let mut line = serde_json::to_vec(&message).unwrap();
+        line.push(b'\n');
+        assert_eq!(self.ep.handle_input(Instant::ZERO, &line), line.len());
+        self.drain();
+    }
+
+    /// Waits for the job to wake the loop, then runs the loop once.
+    fn wait(&mut self) {
+        self.woken.recv_timeout(PATIENCE).expect("the job never woke the loop");
+        self.drain();
+    }
+
+    fn answer(&mut self, id: u64) -> Option<Value> {
+        let at = self.out.iter().position(|m| m["id"] == id)?;
+        Some(self.out.remove(at))
+    }
+
+    fn progress(&self) -> Vec<f64> {
+        self.out
+            .iter()
+            .filter(|m| m["method"] == "notifications/progress")
+            .map(|m| m["params"]["progress"].as_f64().unwrap())
+            .collect()
+    }
+}
+
+#[test]
+fn a_blocking_tool_runs_on_a_thread_reports_progress_and_answers() {
+    let (go, gate) = channel::<()>();
+    let gate = Arc::new(Mutex::new(gate));
+    let builder = ServerBuilder::new("t", "1").blocking_tool("steps", "", move |job: Job, Steps { steps }| {
+        let gate = gate.lock().unwrap();
+        for i in 1..=steps {
+            gate.recv().unwrap();
+            job.progress(f64::from(i), Some(f64::from(steps)), Some("step"));
+        }
+        format!("{steps} steps, on {:?}", std::thread::current().name())
+    });
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"steps","arguments":{"steps":2},"_meta":{"progressToken":"p"}}}));
+    assert!(h.answer(1).is_none(), "answered later, off the loop");
+    go.send(()).unwrap();
+    h.wait();
+    assert_eq!(h.progress(), [1.0]);
+    go.send(()).unwrap();
+    // Progress 2 and the result may come with one wake-up or two.
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    assert_eq!(h.progress(), [1.0, 2.0]);
+    let answer = h.answer(1).unwrap();
+    assert_eq!(answer["result"]["content"][0]["text"], "2 steps, on Some(\"mcp-tool\")");
+}
+
+#[test]
+fn a_cancelled_blocking_tool_wakes_from_its_sleep_and_nothing_is_sent() {
+    let (started, has_started) = channel::<()>();
+    let (ended, has_ended) = channel::<Result<(), Cancelled>>();
+    let (started, ended) = (Mutex::new(started), Mutex::new(ended));
+    let builder = ServerBuilder::new("t", "1").blocking_tool("wait", "", move |job: Job, _: Steps| {
+        started.lock().unwrap().send(()).unwrap();
+        let slept = job.sleep(Duration::from_secs(3600));
+        ended.lock().unwrap().send(slept).unwrap();
+        "woke up"
+    });
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{"steps":1}}}));
+    has_started.recv_timeout(PATIENCE).unwrap();
+    h.send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}));
+    assert_eq!(has_ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the sleep ends at the cancellation");
+    h.drain();
+    assert!(h.answer(1).is_none());
+}
+
+#[test]
+fn a_panicking_handler_has_its_request_abandoned() {
+    let builder = ServerBuilder::new("t", "1").blocking_tool("boom", "", |_: Job, Steps { steps }| -> u32 {
+        assert!(steps > 100, "not enough steps");
+        steps
+    });
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom","arguments":{"steps":1}}}));
+    h.wait();
+    assert_eq!(h.answer(1).unwrap()["error"], json!({"code":-32603,"message":"Request abandoned"}));
+}
+
+/// Tells a channel when it is dropped (when the toolkit drops a cancelled future).
+struct DropFlag(Sender<()>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        let _ = self.0.send(());
+    }
+}
+
+#[test]
+fn an_async_tool_runs_on_smol_and_its_future_is_dropped_when_cancelled() {
+    let (value_tx, value_rx) = smol::channel::unbounded::<u32>();
+    let (dropped_tx, dropped) = channel::<()>();
+    let dropped_tx = Mutex::new(dropped_tx);
+    let builder = ServerBuilder::new("t", "1").executor(|future| smol::spawn(future).detach()).async_tool(
+        "add",
+        "",
+        move |job: Job, Steps { steps }| {
+            let values = value_rx.clone();
+            let flag = DropFlag(dropped_tx.lock().unwrap().clone());
+            async move {
+                let _flag = flag;
+                let mut sum = 0;
+                for i in 0..steps {
+                    sum += values.recv().await.unwrap();
+                    job.progress(f64::from(i + 1), None, None);
+                }
+                sum
+            }
+        },
+    );
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"steps":2}}}));
+    smol::block_on(value_tx.send(20)).unwrap();
+    smol::block_on(value_tx.send(22)).unwrap();
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "42");
+    dropped.recv_timeout(PATIENCE).expect("a finished future is dropped");
+
+    // A call that waits forever: cancelled, its future is dropped unfinished.
+    h.send(json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"steps":5}}}));
+    smol::block_on(value_tx.send(1)).unwrap();
+    h.send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}));
+    dropped.recv_timeout(PATIENCE).expect("the cancelled future was dropped");
+    h.drain();
+    assert!(h.answer(2).is_none());
+}
+
+#[test]
+fn async_tools_run_without_an_executor_too() {
+    let builder =
+        ServerBuilder::new("t", "1").async_tool("double", "", |_: Job, Steps { steps }| async move { steps * 2 });
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"double","arguments":{"steps":21}}}));
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "42");
+}
