@@ -215,7 +215,7 @@ impl<S: 'static> ServerBuilder<S> {
     /// How the loop is woken when a job off the loop has progress or a result (the
     /// stdio binding sets it; other loops pass what wakes them).
     pub fn waker(mut self, wake: impl Fn() + Send + Sync + 'static) -> Self {
-        self.server.work.tasks.wake = std::sync::Arc::new(wake);
+        self.server.work.tasks.wake = Some(std::sync::Arc::new(wake));
         self
     }
 
@@ -240,7 +240,7 @@ impl<S: 'static> ServerBuilder<S> {
 impl<S, J: super::Step<S>, const N: usize> Server<'_, S, J, N> {
     /// Sets how the loop is woken when a job off the loop has something to send.
     pub fn set_waker(&mut self, wake: impl Fn() + Send + Sync + 'static) {
-        self.work.tasks.wake = std::sync::Arc::new(wake);
+        self.work.tasks.wake = Some(std::sync::Arc::new(wake));
     }
 }
 

@@ -188,6 +188,12 @@ impl<T: PromptOutput, E: Display> PromptOutput for Result<T, E> {
     }
 }
 
+impl<const N: usize> PromptOutput for heapless::String<N> {
+    fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        user_text(s, self.as_str())
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl PromptOutput for alloc::string::String {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -232,6 +232,12 @@ impl<T: ResourceOutput, E: Display> ResourceOutput for Result<T, E> {
     }
 }
 
+impl<const N: usize> ResourceOutput for heapless::String<N> {
+    fn write<S: Serializer>(&self, uri: JsonStr<'_>, mime: Option<JsonStr<'_>>, s: S) -> Result<S::Ok, S::Error> {
+        one_item(s, uri, mime, "text", self.as_str())
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl ResourceOutput for alloc::string::String {
     fn write<S: Serializer>(&self, uri: JsonStr<'_>, mime: Option<JsonStr<'_>>, s: S) -> Result<S::Ok, S::Error> {

@@ -54,7 +54,7 @@ struct Shared {
     state: Mutex<State>,
     /// Signalled on cancellation, for [`Job::sleep`].
     cancel: Condvar,
-    wake: Wakeup,
+    wake: Option<Wakeup>,
 }
 
 impl Shared {
@@ -64,7 +64,13 @@ impl Shared {
 
     fn finish(&self, done: Done) {
         self.lock().done = Some(done);
-        (self.wake)();
+        self.wake();
+    }
+
+    fn wake(&self) {
+        if let Some(wake) = &self.wake {
+            wake();
+        }
     }
 
     fn cancel(&self) {
@@ -141,21 +147,22 @@ impl Job {
             return;
         }
         self.shared.lock().progress = Some((progress, total, message.map(String::from)));
-        (self.shared.wake)();
+        self.shared.wake();
     }
 }
 
 /// The jobs running off the loop.
 pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
-    pub(crate) wake: Wakeup,
+    /// `None` until set: nothing is allocated for a server without jobs off the loop.
+    pub(crate) wake: Option<Wakeup>,
     pub(crate) spawner: Option<Spawner>,
     pub(crate) executor: Option<Executor>,
 }
 
 impl Tasks {
     pub(crate) fn new() -> Self {
-        Tasks { running: Vec::new(), wake: Arc::new(|| {}), spawner: None, executor: None }
+        Tasks { running: Vec::new(), wake: None, spawner: None, executor: None }
     }
 
     fn register(&mut self, request: PendingRequest, progress: bool) -> Job {
@@ -163,7 +170,7 @@ impl Tasks {
             cancelled: AtomicBool::new(false),
             state: Mutex::new(State::default()),
             cancel: Condvar::new(),
-            wake: Arc::clone(&self.wake),
+            wake: self.wake.clone(),
         });
         self.running.push((request, Arc::clone(&shared)));
         Job { shared, progress }
