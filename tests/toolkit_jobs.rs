@@ -68,7 +68,7 @@ impl Harness {
                 }
             }
             let _ = self.server.poll(&mut (), &mut self.ep, Instant::ZERO);
-            if !any && matches!(self.peek(), None) {
+            if !any && self.peek().is_none() {
                 return;
             }
         }

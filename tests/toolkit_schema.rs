@@ -153,8 +153,11 @@ fn fields_list_the_members_as_sent() {
     assert_eq!(Renamed::FIELDS.iter().map(|p| p.required).collect::<Vec<_>>(), [true, true, false]);
 }
 
+/// A type's name, schema, sample arguments, and its decoder.
+type Case = (&'static str, RawJson<'static>, &'static [&'static str], fn(RawJson<'_>) -> bool);
+
 /// Samples per type: each written with the decoder's verdict.
-fn samples() -> Vec<(&'static str, RawJson<'static>, &'static [&'static str], fn(RawJson<'_>) -> bool)> {
+fn samples() -> Vec<Case> {
     fn decodes<A: Arguments>(json: RawJson<'_>) -> bool {
         json.decode::<A::Decoded<'_>>().is_ok()
     }

@@ -572,10 +572,9 @@ mod toolkit {
             }
             if i % 18 == 5
                 && let Some(id) = in_flight.pop()
+                && client.cancel(now, &id, None).is_ok()
             {
-                if client.cancel(now, &id, None).is_ok() {
-                    seen.cancels += 1;
-                }
+                seen.cancels += 1;
             }
             for _ in 0..4 {
                 // Client output to the server.

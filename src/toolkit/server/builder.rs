@@ -288,6 +288,10 @@ where
         self.spec.tool(A::SCHEMA)
     }
 
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
+    }
+
     fn call(&self, _: &mut S, call: Call<'_, '_, J>) {
         if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
             call.respond(&(self.run)(args));
@@ -311,6 +315,10 @@ where
 {
     fn tool(&self) -> Tool<'_> {
         self.spec.tool(A::SCHEMA)
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
     }
 
     fn call(&self, _: &mut S, call: Call<'_, '_, J>) {
@@ -338,6 +346,10 @@ where
 {
     fn tool(&self) -> Tool<'_> {
         self.spec.tool(A::SCHEMA)
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
     }
 
     fn call(&self, _: &mut S, call: Call<'_, '_, J>) {

@@ -55,5 +55,5 @@ pub use step::{NoJob, Step, StepContext};
 pub use table::Table;
 #[cfg(feature = "std")]
 pub use tasks::Job;
-pub use tool::{Call, StepTool, ToolFn, ToolHandler};
+pub use tool::{Call, StepTool, ToolCallFn, ToolFn, ToolHandler};
 pub use uri_template::{MAX_VARIABLES, Vars, match_template};

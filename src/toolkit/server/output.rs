@@ -10,12 +10,13 @@ use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
 use crate::mcp::CallToolResult;
+use crate::wire::JsonStr;
 
 /// A value a tool handler can return: it writes itself as a `CallToolResult`.
 ///
 /// | returned | result |
 /// |---|---|
-/// | `&str`, `String`, [`Text`] (anything `Display`), numbers, `bool` | one text block |
+/// | `&str`, `String`, [`JsonStr`], [`Text`] (anything `Display`), numbers, `bool` | one text block |
 /// | `()` | no content |
 /// | [`Json`] | `structuredContent`, and the same JSON as text (with `alloc`) |
 /// | [`CallToolResult`] | as it is |
@@ -44,8 +45,13 @@ pub struct Text<D>(pub D);
 #[derive(Clone, Copy, Debug)]
 pub struct Json<T>(pub T);
 
-/// A text result: `{"content":[{"type":"text","text":…}]}`, with `isError` if `error`.
-pub(crate) fn text_result<S: Serializer, D: Display + ?Sized>(s: S, text: &D, error: bool) -> Result<S::Ok, S::Error> {
+/// A text result: `{"content":[{"type":"text","text":…}]}`, with `isError` if `error`;
+/// `text` is any value that serializes as a string (`Displayed` for `Display` ones).
+pub(crate) fn text_result<S: Serializer, T: Serialize + ?Sized>(
+    s: S,
+    text: &T,
+    error: bool,
+) -> Result<S::Ok, S::Error> {
     let mut st = s.serialize_struct("CallToolResult", 1 + usize::from(error))?;
     st.serialize_field("content", &[TextBlock(text)])?;
     if error {
@@ -54,19 +60,19 @@ pub(crate) fn text_result<S: Serializer, D: Display + ?Sized>(s: S, text: &D, er
     st.end()
 }
 
-/// `{"type":"text","text":…}`, the text formatted as it is written.
-pub(crate) struct TextBlock<'a, D: ?Sized>(pub &'a D);
+/// `{"type":"text","text":…}`.
+pub(crate) struct TextBlock<'a, T: ?Sized>(pub &'a T);
 
-impl<D: Display + ?Sized> Serialize for TextBlock<'_, D> {
+impl<T: Serialize + ?Sized> Serialize for TextBlock<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("TextContent", 2)?;
         st.serialize_field("type", "text")?;
-        st.serialize_field("text", &Displayed(self.0))?;
+        st.serialize_field("text", self.0)?;
         st.end()
     }
 }
 
-/// A `Display` value as a JSON string.
+/// A `Display` value as a JSON string, formatted as it is written.
 pub(crate) struct Displayed<'a, D: ?Sized>(pub &'a D);
 
 impl<D: Display + ?Sized> Serialize for Displayed<'_, D> {
@@ -81,6 +87,13 @@ impl ToolOutput for str {
     }
 }
 
+/// Text as it came in a request: copied as it was sent, escapes and all.
+impl ToolOutput for JsonStr<'_> {
+    fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        text_result(s, self, false)
+    }
+}
+
 impl<T: ToolOutput + ?Sized> ToolOutput for &T {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         (**self).write(s)
@@ -89,7 +102,7 @@ impl<T: ToolOutput + ?Sized> ToolOutput for &T {
 
 impl<D: Display> ToolOutput for Text<D> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        text_result(s, &self.0, false)
+        text_result(s, &Displayed(&self.0), false)
     }
 }
 
@@ -97,7 +110,7 @@ macro_rules! displayed {
     ($($t:ty),*) => {$(
         impl ToolOutput for $t {
             fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                text_result(s, self, false)
+                text_result(s, &Displayed(self), false)
             }
         }
     )*};
@@ -128,7 +141,7 @@ impl<T: ToolOutput, E: Display> ToolOutput for Result<T, E> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Ok(out) => out.write(s),
-            Err(e) => text_result(s, e, true),
+            Err(e) => text_result(s, &Displayed(e), true),
         }
     }
 }

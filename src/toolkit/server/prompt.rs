@@ -137,7 +137,7 @@ fn user_text<S: Serializer, D: Display + ?Sized>(s: S, text: &D) -> Result<S::Ok
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let mut st = s.serialize_struct("PromptMessage", 2)?;
             st.serialize_field("role", "user")?;
-            st.serialize_field("content", &super::output::TextBlock(self.0))?;
+            st.serialize_field("content", &super::output::TextBlock(&super::output::Displayed(self.0)))?;
             st.end()
         }
     }

@@ -372,7 +372,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             return;
         };
         let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-        match self.items.tools().find(|t| t.tool().name == params.name) {
+        match self.items.tools().find(|t| t.name() == params.name) {
             Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut self.work }),
             None => {
                 let message = short_text(&format_args!("Unknown tool: {}", params.name));

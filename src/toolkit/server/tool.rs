@@ -21,6 +21,10 @@ use crate::wire::{DecodeError, ErrorCode, JsonStr, RawJson};
 pub trait ToolHandler<S, J = NoJob> {
     /// The tool as `tools/list` shows it.
     fn tool(&self) -> Tool<'_>;
+    /// The tool's name (what a call is matched by).
+    fn name(&self) -> JsonStr<'_> {
+        self.tool().name
+    }
     /// Answers a call, now or later.
     fn call(&self, state: &mut S, call: Call<'_, '_, J>);
 }
@@ -169,10 +173,61 @@ impl<A: Arguments, S, J, R: ToolOutput> ToolHandler<S, J> for ToolFn<A, S, R> {
         self.tool
     }
 
+    fn name(&self) -> JsonStr<'_> {
+        self.tool.name
+    }
+
     fn call(&self, state: &mut S, call: Call<'_, '_, J>) {
         if let Some((args, call)) = arguments::<A, J>(self.tool.name, call) {
             let output = (self.run)(state, args);
             call.respond(&output);
+        }
+    }
+}
+
+/// A typed tool whose handler answers the call itself: `fn(&mut S, A, Call)`. What
+/// [`ToolFn`] cannot do: answer with text borrowed from the arguments (no copy, no
+/// allocation), decide per call between answering now and [starting a job](Call::start).
+///
+/// ```
+/// use mcp_sansio::toolkit::server::{Text, ToolCallFn};
+/// use mcp_sansio::wire::JsonStr;
+/// mcp_sansio::schema! {
+///     #[derive(serde::Deserialize)]
+///     pub struct Echo<'a> { #[serde(borrow)] text: JsonStr<'a> }
+/// }
+/// static ECHO: ToolCallFn<Echo<'static>, ()> = ToolCallFn::new("echo", |_, Echo { text }, call| call.respond(&Text(text)));
+/// ```
+pub struct ToolCallFn<A: Arguments, S, J = NoJob> {
+    tool: Tool<'static>,
+    run: for<'a, 'c> fn(&mut S, A::Decoded<'a>, Call<'c, 'a, J>),
+}
+
+impl<A: Arguments, S, J> ToolCallFn<A, S, J> {
+    /// The tool `name`, answered by `run`.
+    pub const fn new(name: &'static str, run: for<'a, 'c> fn(&mut S, A::Decoded<'a>, Call<'c, 'a, J>)) -> Self {
+        ToolCallFn { tool: entry(name, A::SCHEMA), run }
+    }
+
+    /// With a description.
+    pub const fn description(mut self, description: &'static str) -> Self {
+        self.tool = self.tool.with_description(description);
+        self
+    }
+}
+
+impl<A: Arguments, S, J> ToolHandler<S, J> for ToolCallFn<A, S, J> {
+    fn tool(&self) -> Tool<'_> {
+        self.tool
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        self.tool.name
+    }
+
+    fn call(&self, state: &mut S, call: Call<'_, '_, J>) {
+        if let Some((args, call)) = arguments::<A, J>(self.tool.name, call) {
+            (self.run)(state, args, call);
         }
     }
 }
@@ -210,6 +265,10 @@ impl<A: Arguments, S, J> StepTool<A, S, J> {
 impl<A: Arguments, S, J> ToolHandler<S, J> for StepTool<A, S, J> {
     fn tool(&self) -> Tool<'_> {
         self.tool
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        self.tool.name
     }
 
     fn call(&self, state: &mut S, call: Call<'_, '_, J>) {
