@@ -6,6 +6,7 @@ use core::fmt::Display;
 use core::marker::PhantomData;
 
 use super::complete::{Complete, Completer, Target};
+use super::dispatch::Kind;
 use super::list::List;
 use super::output::ToolOutput;
 use super::prompt::{Get, PromptHandler, PromptInfo, PromptOutput, all_strings, prompt_arguments};
@@ -100,6 +101,7 @@ impl<S: 'static> ServerBuilder<S> {
     /// Adds any [`ToolHandler`].
     pub fn tool_handler(mut self, tool: impl ToolHandler<S> + 'static) -> Self {
         self.server.items.owned.tools.push(Box::new(tool));
+        self.server.items.owned.kinds.tools = Some(Kind::TOOLS);
         self
     }
 
@@ -131,12 +133,14 @@ impl<S: 'static> ServerBuilder<S> {
     {
         let one = OneResource { uri: uri.into(), name: name.into(), mime_type: mime_type.map(String::from), read };
         self.server.items.owned.resources.push(Box::new(one));
+        self.server.items.owned.kinds.resources = Some(Kind::RESOURCES);
         self
     }
 
     /// Adds any [`ResourceHandler`] (a set of resources).
     pub fn resources(mut self, set: impl ResourceHandler<S> + 'static) -> Self {
         self.server.items.owned.resources.push(Box::new(set));
+        self.server.items.owned.kinds.resources = Some(Kind::RESOURCES);
         self
     }
 
@@ -149,6 +153,7 @@ impl<S: 'static> ServerBuilder<S> {
     {
         let t = TemplateClosure { uri_template: uri_template.into(), name: name.into(), read };
         self.server.items.owned.templates.push(Box::new(t));
+        self.server.items.owned.kinds.resources = Some(Kind::RESOURCES);
         self
     }
 
@@ -163,6 +168,7 @@ impl<S: 'static> ServerBuilder<S> {
         const { assert!(all_strings(A::FIELDS), "prompt arguments must be strings") };
         let p = PromptClosure { spec: Spec::new(name, description), run, _args: PhantomData::<fn(A)> };
         self.server.items.owned.prompts.push(Box::new(p));
+        self.server.items.owned.kinds.prompts = Some(Kind::PROMPTS);
         self
     }
 
@@ -176,6 +182,7 @@ impl<S: 'static> ServerBuilder<S> {
     {
         let c = CompleteClosure { target, argument: argument.into(), complete };
         self.server.items.owned.completions.push(Box::new(c));
+        self.server.items.owned.kinds.completions = Some(Kind::COMPLETIONS);
         self
     }
 

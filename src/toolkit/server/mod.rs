@@ -3,6 +3,7 @@
 //! | file | job |
 //! |---|---|
 //! | `server.rs` | [`Server`]: events in, answers out; capabilities from what is declared |
+//! | `dispatch.rs` | answering each kind of request, linked only for the kinds a table has |
 //! | `table.rs` | [`Table`]: the handlers, `static` or built at run time |
 //! | `tool.rs` | [`ToolHandler`], [`Call`], typed inline tools ([`ToolFn`]) and step tools ([`StepTool`]) |
 //! | `output.rs` | [`ToolOutput`]: plain return values as `tools/call` results |
@@ -20,6 +21,7 @@ mod args_error;
 #[cfg(feature = "alloc")]
 mod builder;
 mod complete;
+mod dispatch;
 mod list;
 mod output;
 #[cfg(feature = "alloc")]

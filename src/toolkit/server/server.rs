@@ -1,20 +1,14 @@
 //! [`Server`]: the endpoint's events in, the declared handlers' answers out.
 
-use serde::Deserialize;
-
-use super::complete::Complete;
-use super::list::{List, Page, Paging};
-use super::prompt::Get;
-use super::resource::{Read, short_text};
+use super::dispatch::Parts;
+use super::list::{List, Paging};
 use super::step::{NoJob, Step};
 use super::table::{Items, Table};
-use super::tool::Call;
-use super::uri_template::match_template;
-use super::work::{Work, answer};
-use crate::mcp::{CompleteParams, Implementation, ListChanged, Method, ProtocolVersion, Role, ServerCapabilities};
+use super::work::Work;
+use crate::mcp::{Implementation, ListChanged, ProtocolVersion, Role, ServerCapabilities};
 use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest};
 use crate::time::Instant;
-use crate::wire::{EncodeError, ErrorCode, FrameWriter, JsonStr, MAX_ID_LEN, RawJson};
+use crate::wire::{MAX_ID_LEN, RawJson};
 
 /// A server over an [`Endpoint`]: it answers the requests its handlers cover (listing with
 /// pagination, calls, reads, prompts, completions) and gives every other event back.
@@ -67,25 +61,6 @@ pub struct Server<'t, S, J = NoJob, const N: usize = 0> {
     instructions: Option<&'t str>,
     version: Option<ProtocolVersion>,
 }
-
-/// `tools/call` and `prompts/get` params: the name, and the arguments kept raw.
-#[derive(Deserialize)]
-struct Named<'a> {
-    #[serde(borrow)]
-    name: JsonStr<'a>,
-    #[serde(borrow, default)]
-    arguments: Option<RawJson<'a>>,
-}
-
-/// `resources/read` params.
-#[derive(Deserialize)]
-struct Uri<'a> {
-    #[serde(borrow)]
-    uri: JsonStr<'a>,
-}
-
-/// The longest URI matched against templates when it came escaped.
-const URI_SCRATCH: usize = 512;
 
 impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// A server for the handlers of `table`.
@@ -195,20 +170,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// The reply reserve an endpoint needs for this server's list pages: the largest page
     /// with its envelope, at least [`DEFAULT_REPLY_RESERVE`].
     pub fn reply_reserve(&self) -> usize {
-        let mut largest = 0;
-        for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
-            let len = self.len(list);
-            let mut start = 0;
-            loop {
-                largest = largest.max(self.page_len(list, start, len));
-                start += self.paging.page_size;
-                if start >= len {
-                    break;
-                }
-            }
-        }
+        let kinds = self.items.kinds();
+        let largest = kinds.all().into_iter().flatten().map(|k| (k.largest_page)(&self.items, &self.paging)).max();
         // `{"jsonrpc":"2.0","id":…,"result":` and `}\n`, and room for a few escapes.
-        (largest + MAX_ID_LEN + 40).max(DEFAULT_REPLY_RESERVE)
+        (largest.unwrap_or(0) + MAX_ID_LEN + 40).max(DEFAULT_REPLY_RESERVE)
     }
 
     /// Announces that `list` changed: cursors issued before are refused as stale from now
@@ -285,161 +250,16 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         self.work.poll(state, ep, now)
     }
 
-    /// Answers `request` if the handlers cover its method.
+    /// Answers `request` if the handlers cover its method: each kind of handler declared
+    /// brings its own dispatch (see `dispatch.rs`).
     fn serve(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
-        let items = &self.items;
-        let resources = items.set_count() > 0 || items.template_count() > 0;
-        match request.method {
-            Method::ToolsList if items.tool_count() > 0 => self.list(request, List::Tools),
-            Method::ToolsCall if items.tool_count() > 0 => self.call(state, request),
-            Method::ResourcesList if resources => self.list(request, List::Resources),
-            Method::ResourcesTemplatesList if resources => self.list(request, List::Templates),
-            Method::ResourcesRead if resources => self.read(state, request),
-            Method::PromptsList if items.prompt_count() > 0 => self.list(request, List::Prompts),
-            Method::PromptsGet if items.prompt_count() > 0 => self.get_prompt(state, request),
-            Method::CompletionComplete if items.completer_count() > 0 => self.complete(state, request),
-            _ => return false,
-        }
-        true
-    }
-
-    fn len(&self, list: List) -> usize {
-        match list {
-            List::Tools => self.items.tool_count(),
-            List::Resources => self.items.resource_count(),
-            List::Templates => self.items.template_count(),
-            List::Prompts => self.items.prompt_count(),
-        }
-    }
-
-    /// The size of the page of `list` that starts at `start`.
-    fn page_len(&self, list: List, start: usize, len: usize) -> usize {
-        let (range, next) = self.paging.page_at(list, start, len);
-        let mut none = [0u8; 0];
-        let mut w = FrameWriter::unterminated(&mut none);
-        let items = &self.items;
-        let field = list.field();
-        let measured = match list {
-            List::Tools => w.value(&Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next }),
-            List::Resources => w.value(&Page { field, items: range.filter_map(|i| items.resource(i)), next }),
-            List::Templates => {
-                w.value(&Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next })
-            }
-            List::Prompts => {
-                w.value(&Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next })
-            }
-        };
-        match measured {
-            Ok(r) => r.len(),
-            Err(EncodeError::BufferTooSmall { needed, .. }) => needed,
-            Err(_) => 0,
-        }
-    }
-
-    fn list(&mut self, request: &mut IncomingRequest<'_>, list: List) {
-        let (range, next) = match self.paging.page(list, request.params, self.len(list)) {
-            Ok(page) => page,
-            Err(e) => {
-                let _ = request.respond_error(e.code(), e.message());
-                return;
-            }
-        };
-        let items = &self.items;
-        let field = list.field();
-        let later = &mut self.work;
-        match list {
-            List::Tools => {
-                let page = Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next };
-                answer(request, later, &page);
-            }
-            List::Resources => {
-                answer(request, later, &Page { field, items: range.filter_map(|i| items.resource(i)), next })
-            }
-            List::Templates => {
-                let page = Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next };
-                answer(request, later, &page);
-            }
-            List::Prompts => {
-                let page = Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next };
-                answer(request, later, &page);
+        let kinds = self.items.kinds();
+        let mut parts = Parts { items: &self.items, paging: &self.paging, runtime: &mut self.work };
+        for kind in kinds.all().into_iter().flatten() {
+            if (kind.serve)(&mut parts, state, request) {
+                return true;
             }
         }
-    }
-
-    fn call(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) {
-        let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: tools/call needs a tool name");
-            return;
-        };
-        let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-        match self.items.tools().find(|t| t.name() == params.name) {
-            Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut self.work }),
-            None => {
-                let message = short_text(&format_args!("Unknown tool: {}", params.name));
-                let _ = request.respond_error(ErrorCode::INVALID_PARAMS, &message);
-            }
-        }
-    }
-
-    fn read(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) {
-        let Some(Uri { uri }) = request.params.and_then(|p| p.decode::<Uri<'_>>().ok()) else {
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: resources/read needs a uri");
-            return;
-        };
-        let later = &mut self.work;
-        if let Some((set, index)) = self.items.find_resource(uri) {
-            return set.read(state, index, Read { request, uri, later });
-        }
-        let mut scratch = [0u8; URI_SCRATCH];
-        let text = uri.as_plain().or_else(|| uri.unescape_into(&mut scratch).ok());
-        if let Some(text) = text {
-            for template in self.items.templates() {
-                let pattern = template.template().uri_template;
-                let mut pattern_scratch = [0u8; URI_SCRATCH];
-                let Some(pattern) = pattern.as_plain().or_else(|| pattern.unescape_into(&mut pattern_scratch).ok())
-                else {
-                    continue;
-                };
-                if let Some(vars) = match_template(pattern, text) {
-                    return template.read(state, &vars, Read { request, uri, later });
-                }
-            }
-        }
-        Read { request, uri, later }.not_found();
-    }
-
-    fn get_prompt(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) {
-        let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: prompts/get needs a prompt name");
-            return;
-        };
-        let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-        match self.items.prompts().find(|p| params.name == p.prompt().name) {
-            Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut self.work }),
-            None => {
-                let message = short_text(&format_args!("Unknown prompt: {}", params.name));
-                let _ = request.respond_error(ErrorCode::INVALID_PARAMS, &message);
-            }
-        }
-    }
-
-    fn complete(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) {
-        let Some(params) = request.params.and_then(|p| p.decode::<CompleteParams<'_>>().ok()) else {
-            let _ = request.respond_error(
-                ErrorCode::INVALID_PARAMS,
-                "Invalid params: completion/complete needs a ref and an argument",
-            );
-            return;
-        };
-        let argument = params.argument;
-        let completer = self.items.completers().find(|c| {
-            let (target, name) = c.target();
-            target.matches(&params.reference) && argument.name == name
-        });
-        let reply = Complete { request };
-        match completer {
-            Some(c) => c.complete(state, argument.value, params.context, reply),
-            None => reply.none(),
-        }
+        false
     }
 }

@@ -1,6 +1,7 @@
 //! What a server offers: a table of handlers, `static` (in flash) or built at run time.
 
 use super::complete::Completer;
+use super::dispatch::{Kind, Kinds};
 use super::prompt::PromptHandler;
 use super::resource::{ResourceHandler, TemplateHandler};
 use super::step::NoJob;
@@ -26,17 +27,16 @@ use crate::wire::JsonStr;
 ///     ResourceFn::new(Resource::new("board://led", "led"), |board| if board.led { "on" } else { "off" });
 /// static TABLE: Table<'static, Board> = Table::new().tools(&[&BLINK]).resources(&[&STATE]);
 /// ```
+///
+/// Only the kinds of handlers a table has are linked: the builder methods (`tools`,
+/// `resources`…) bring their kind's dispatch with them.
 pub struct Table<'t, S, J = NoJob> {
-    /// The tools.
-    pub tools: &'t [&'t (dyn ToolHandler<S, J> + Sync)],
-    /// The resources, in sets.
-    pub resources: &'t [&'t (dyn ResourceHandler<S> + Sync)],
-    /// The resource templates.
-    pub templates: &'t [&'t (dyn TemplateHandler<S> + Sync)],
-    /// The prompts.
-    pub prompts: &'t [&'t (dyn PromptHandler<S> + Sync)],
-    /// The completers.
-    pub completions: &'t [&'t (dyn Completer<S> + Sync)],
+    pub(crate) tools: &'t [&'t (dyn ToolHandler<S, J> + Sync)],
+    pub(crate) resources: &'t [&'t (dyn ResourceHandler<S> + Sync)],
+    pub(crate) templates: &'t [&'t (dyn TemplateHandler<S> + Sync)],
+    pub(crate) prompts: &'t [&'t (dyn PromptHandler<S> + Sync)],
+    pub(crate) completions: &'t [&'t (dyn Completer<S> + Sync)],
+    pub(crate) kinds: Kinds<'t, S, J>,
 }
 
 impl<S, J> Clone for Table<'_, S, J> {
@@ -50,36 +50,41 @@ impl<S, J> Copy for Table<'_, S, J> {}
 impl<'t, S, J> Table<'t, S, J> {
     /// An empty table.
     pub const fn new() -> Self {
-        Table { tools: &[], resources: &[], templates: &[], prompts: &[], completions: &[] }
+        Table { tools: &[], resources: &[], templates: &[], prompts: &[], completions: &[], kinds: Kinds::NONE }
     }
 
     /// With these tools.
     pub const fn tools(mut self, tools: &'t [&'t (dyn ToolHandler<S, J> + Sync)]) -> Self {
         self.tools = tools;
+        self.kinds.tools = Some(Kind::TOOLS);
         self
     }
 
     /// With these resources.
     pub const fn resources(mut self, resources: &'t [&'t (dyn ResourceHandler<S> + Sync)]) -> Self {
         self.resources = resources;
+        self.kinds.resources = Some(Kind::RESOURCES);
         self
     }
 
     /// With these resource templates.
     pub const fn templates(mut self, templates: &'t [&'t (dyn TemplateHandler<S> + Sync)]) -> Self {
         self.templates = templates;
+        self.kinds.resources = Some(Kind::RESOURCES);
         self
     }
 
     /// With these prompts.
     pub const fn prompts(mut self, prompts: &'t [&'t (dyn PromptHandler<S> + Sync)]) -> Self {
         self.prompts = prompts;
+        self.kinds.prompts = Some(Kind::PROMPTS);
         self
     }
 
     /// With these completers.
     pub const fn completions(mut self, completions: &'t [&'t (dyn Completer<S> + Sync)]) -> Self {
         self.completions = completions;
+        self.kinds.completions = Some(Kind::COMPLETIONS);
         self
     }
 }
@@ -98,6 +103,7 @@ pub(crate) struct Owned<'t, S, J> {
     pub templates: alloc::vec::Vec<alloc::boxed::Box<dyn TemplateHandler<S> + 't>>,
     pub prompts: alloc::vec::Vec<alloc::boxed::Box<dyn PromptHandler<S> + 't>>,
     pub completions: alloc::vec::Vec<alloc::boxed::Box<dyn Completer<S> + 't>>,
+    pub kinds: Kinds<'t, S, J>,
 }
 
 #[cfg(feature = "alloc")]
@@ -109,6 +115,7 @@ impl<S, J> Default for Owned<'_, S, J> {
             templates: alloc::vec::Vec::new(),
             prompts: alloc::vec::Vec::new(),
             completions: alloc::vec::Vec::new(),
+            kinds: Kinds::NONE,
         }
     }
 }
@@ -148,6 +155,14 @@ macro_rules! both {
 }
 
 impl<'t, S, J> Items<'t, S, J> {
+    /// The kinds of handlers there are.
+    pub fn kinds(&self) -> Kinds<'t, S, J> {
+        #[cfg(feature = "alloc")]
+        return self.table.kinds.or(self.owned.kinds);
+        #[cfg(not(feature = "alloc"))]
+        return self.table.kinds;
+    }
+
     both!(tool_count, tool, tools, tools, ToolHandler<S, J>);
     both!(set_count, set, sets, resources, ResourceHandler<S>);
     both!(template_count, template, templates, templates, TemplateHandler<S>);
