@@ -60,6 +60,7 @@
 //! The client side, and the bindings to the shared application interface of the
 //! transports and to the stateless 2026-07-28 era, come next (see the crate's issue 13).
 
+pub mod client;
 pub mod schema;
 pub mod server;
 

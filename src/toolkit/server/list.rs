@@ -28,12 +28,34 @@ pub enum List {
 
 impl List {
     /// The member a page's items go under.
-    pub(crate) const fn field(self) -> &'static str {
+    pub const fn field(self) -> &'static str {
         match self {
             List::Tools => "tools",
             List::Resources => "resources",
             List::Templates => "resourceTemplates",
             List::Prompts => "prompts",
+        }
+    }
+
+    /// The request that lists it.
+    pub const fn method(self) -> &'static str {
+        match self {
+            List::Tools => "tools/list",
+            List::Resources => "resources/list",
+            List::Templates => "resources/templates/list",
+            List::Prompts => "prompts/list",
+        }
+    }
+
+    /// The list a list request is for.
+    pub fn of(method: crate::mcp::Method<'_>) -> Option<List> {
+        use crate::mcp::Method;
+        match method {
+            Method::ToolsList => Some(List::Tools),
+            Method::ResourcesList => Some(List::Resources),
+            Method::ResourcesTemplatesList => Some(List::Templates),
+            Method::PromptsList => Some(List::Prompts),
+            _ => None,
         }
     }
 
