@@ -12,8 +12,9 @@
 //! * [`server`]: the server core for Streamable HTTP and the legacy HTTP+SSE transport:
 //!   request classification, refusals, session ids and the session table, and each
 //!   session's SSE streams.
-//!
-//! The client core is built on the same header grammars (issue 9).
+//! * [`client`]: the client core: outgoing messages into HTTP requests, responses into
+//!   incoming messages, with the session id, resumption, the legacy fallback and auth.
 
+pub mod client;
 pub mod headers;
 pub mod server;

@@ -245,6 +245,21 @@ impl<'b> SseDecoder<'b> {
         self.eof_done = false;
     }
 
+    /// The event [`next_event`](Self::next_event) handed out last, again, while it is
+    /// still held (until the next call that takes `&mut self`). A caller that decides
+    /// what to do with an event first and hands it on afterwards (the HTTP client core,
+    /// which skips priming events in a loop) reads it back with this.
+    pub fn current(&self) -> Option<SseEvent<'_>> {
+        self.dispatched.then(|| self.event())
+    }
+
+    /// Gives the buffer back (its contents unspecified), so that one caller-provided
+    /// buffer can serve a stream and then something else: the HTTP client keeps a
+    /// request body, a JSON response or an event stream in the same slot.
+    pub fn into_buffer(self) -> &'b mut [u8] {
+        self.buf
+    }
+
     /// Free space to read into directly (then call [`commit`](Self::commit)): the
     /// zero-copy alternative to [`feed`](Self::feed).
     ///
@@ -624,6 +639,21 @@ mod tests {
             }
         }
         want
+    }
+
+    #[test]
+    fn current_repeats_the_held_event_and_the_buffer_comes_back() {
+        let mut buf = [0u8; 32];
+        let mut d = SseDecoder::new(&mut buf);
+        assert!(d.current().is_none());
+        assert_eq!(d.feed(b"id: 7\ndata: x\n\ndata: y\n\n"), 24);
+        let first = d.next_event().unwrap().unwrap().data().to_vec();
+        assert_eq!(d.current().map(|e| (e.data().to_vec(), e.last_event_id().to_vec())), Some((first, b"7".to_vec())));
+        assert_eq!(d.next_event().unwrap().unwrap().data(), b"y");
+        assert_eq!(d.current().unwrap().data(), b"y");
+        assert!(d.next_event().is_none());
+        assert!(d.current().is_none());
+        assert_eq!(d.into_buffer().len(), 32);
     }
 
     #[test]
