@@ -2,7 +2,7 @@
 //! progress and cancellation, 25 resources served 10 per page, and a prompt. The same
 //! server with rmcp and with the TypeScript SDK is beside it (see README.md there).
 //!
-//!     cargo run --example weather
+//!     cargo run --features stdio,http --example weather [-- --http 127.0.0.1:8080]
 use std::time::Duration;
 
 use mcp_sansio::toolkit::Bounded;
@@ -58,6 +58,8 @@ fn main() -> std::io::Result<()> {
         let reading = format!("Station {i}: {} °C, wind {} m/s", 10 + i % 7, i % 5);
         server = server.resource(&format!("weather://stations/{i}"), &format!("station-{i}"), move || reading.clone());
     }
-    server.serve_stdio()?;
-    Ok(())
+    match std::env::args().nth(2).filter(|_| std::env::args().nth(1).as_deref() == Some("--http")) {
+        Some(addr) => server.serve_http(addr),
+        None => server.serve_stdio().map(drop),
+    }
 }

@@ -129,6 +129,19 @@ impl<'c, M> Context<'c, M> {
         self.parts.actions.push((session, action));
     }
 
+    /// Sends `action` to `session`, in order behind what it sent before (for the
+    /// crate's own bindings, which keep requests by their
+    /// [`PendingRequest`](crate::session::PendingRequest) rather than as tickets).
+    pub(crate) fn act(&mut self, session: SessionTag, action: Action) {
+        self.push(session, action);
+    }
+
+    /// Whether `session` is known to have messages waiting for room (only the
+    /// callback's own session is known; over HTTP outside an event, none is).
+    pub(crate) fn backlogged(&self, session: SessionTag) -> bool {
+        self.parts.session == Some(session) && self.queued(session)
+    }
+
     /// Keeps `req` to be answered later, from this thread or a worker's (see
     /// [`Ticket`]). Its cancellation signal is set when the peer cancels it, when it
     /// expires, or when the session ends.

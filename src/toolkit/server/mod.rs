@@ -16,13 +16,21 @@
 //! | `list.rs` | pages and cursors |
 //! | `builder.rs` | (`alloc`) [`ServerBuilder`]: closures, owned strings |
 //! | `stdio.rs` | (`stdio`) running a server over stdio |
+//! | `app.rs` | (`stdio` or `http`) [`ServerHandler`]: a server as the adapters' shared `Handler`, over stdio and HTTP |
+//! | `http.rs` | (`http`) running a server over HTTP |
+//! | `outlet.rs` | where work in progress sends: an endpoint, or an adapter's context |
 
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod app;
 mod args_error;
 #[cfg(feature = "alloc")]
 mod builder;
 mod complete;
 mod dispatch;
+#[cfg(feature = "http")]
+mod http;
 mod list;
+mod outlet;
 mod output;
 #[cfg(feature = "alloc")]
 pub(crate) mod owned;
@@ -40,6 +48,8 @@ mod tool;
 mod uri_template;
 mod work;
 
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub use app::{Fallback, ServerHandler, not_found};
 pub use args_error::ArgumentsError;
 #[cfg(feature = "alloc")]
 pub use builder::{BuiltServer, ServerBuilder};

@@ -253,13 +253,31 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// Answers `request` if the handlers cover its method: each kind of handler declared
     /// brings its own dispatch (see `dispatch.rs`).
     fn serve(&mut self, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
-        let kinds = self.items.kinds();
-        let mut parts = Parts { items: &self.items, paging: &self.paging, runtime: &mut self.work };
-        for kind in kinds.all().into_iter().flatten() {
-            if (kind.serve)(&mut parts, state, request) {
-                return true;
-            }
-        }
-        false
+        serve(&self.items, &self.paging, &mut self.work, state, request)
     }
+
+    /// The list changes to announce since the last call, by [`List`] bit.
+    #[cfg(any(feature = "stdio", feature = "http"))]
+    pub(crate) fn take_changes(&mut self) -> u8 {
+        core::mem::take(&mut self.pending_changes)
+    }
+}
+
+/// Answers `request` with the handlers of `items`, keeping work in progress in
+/// `runtime` (the server's own, or a session's in the adapters' binding).
+pub(crate) fn serve<S, J>(
+    items: &Items<'_, S, J>,
+    paging: &Paging,
+    runtime: &mut dyn super::work::Runtime<J>,
+    state: &mut S,
+    request: &mut IncomingRequest<'_>,
+) -> bool {
+    let kinds = items.kinds();
+    let mut parts = Parts { items, paging, runtime };
+    for kind in kinds.all().into_iter().flatten() {
+        if (kind.serve)(&mut parts, state, request) {
+            return true;
+        }
+    }
+    false
 }

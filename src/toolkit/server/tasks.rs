@@ -21,9 +21,10 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 use std::vec::Vec;
 
+use super::outlet::{Outlet, Taken};
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
-use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
+use crate::session::PendingRequest;
 use crate::wire::RawJson;
 
 /// Runs a blocking job (the default: a thread of its own).
@@ -165,6 +166,12 @@ impl Tasks {
         Tasks { running: Vec::new(), wake: None, spawner: None, executor: None }
     }
 
+    /// Whether no job is running.
+    #[cfg(any(feature = "stdio", feature = "http"))]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.running.is_empty()
+    }
+
     fn register(&mut self, request: PendingRequest, progress: bool) -> Job {
         let shared = Arc::new(Shared {
             cancelled: AtomicBool::new(false),
@@ -225,27 +232,27 @@ impl Tasks {
 
     /// Sends what the jobs did: the latest progress, and results (in order, stopping when
     /// the transmit buffer is full).
-    pub(crate) fn poll<const OUT: usize, const IN: usize, B: Buffer>(&mut self, ep: &mut Endpoint<'_, OUT, IN, B>) {
+    pub(crate) fn poll<O: Outlet>(&mut self, ep: &mut O) {
         let mut i = 0;
         while i < self.running.len() {
             let (request, shared) = &self.running[i];
             let mut state = shared.lock();
             if let Some((progress, total, message)) = state.progress.take()
-                && let Err(SendError::TxFull { .. }) = ep.send_progress(request, progress, total, message.as_deref())
+                && ep.progress(request, progress, total, message.as_deref()) == Taken::Full
             {
                 state.progress = Some((progress, total, message));
             }
             let sent = match state.done.take() {
                 None => false,
                 Some(Done::Result(json)) => match ep.respond(request, &RawJson::from_validated(&json)) {
-                    Err(SendError::TxFull { .. }) => {
+                    Taken::Full => {
                         state.done = Some(Done::Result(json));
                         return;
                     }
-                    _ => true,
+                    Taken::Yes => true,
                 },
                 Some(Done::Failed) => {
-                    let _ = ep.abandon(request);
+                    ep.abandon(request);
                     true
                 }
             };

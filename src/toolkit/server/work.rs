@@ -5,9 +5,10 @@ use core::task::Poll;
 
 use serde::Serialize;
 
+use super::outlet::{Outlet, Taken};
 use super::output::AsResult;
 use super::step::{Step, StepContext};
-use crate::session::{Buffer, Endpoint, IncomingRequest, PendingRequest, SendError};
+use crate::session::{IncomingRequest, PendingRequest, SendError};
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue};
 
@@ -76,6 +77,24 @@ impl<J, const N: usize> Work<J, N> {
         }
     }
 
+    /// Another work record for another session, running its off-loop jobs the same way
+    /// (spawner, executor) and waking the loop with `wake`.
+    #[cfg(any(feature = "stdio", feature = "http"))]
+    pub(crate) fn sibling(&self, wake: Option<super::tasks::Wakeup>) -> Self {
+        let mut work = Work::new();
+        work.tasks.spawner.clone_from(&self.tasks.spawner);
+        work.tasks.executor.clone_from(&self.tasks.executor);
+        work.tasks.wake = wake;
+        work
+    }
+
+    /// Whether nothing is in progress: no step job, no answer waiting, no job off the
+    /// loop.
+    #[cfg(any(feature = "stdio", feature = "http"))]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.jobs() == 0 && self.later.is_empty() && self.tasks.is_empty()
+    }
+
     /// Step jobs running.
     pub(crate) fn jobs(&self) -> usize {
         self.slots.iter().filter(|s| s.is_some()).count()
@@ -117,19 +136,14 @@ impl<J, const N: usize> Work<J, N> {
 
     /// Sends what waits, steps the jobs that are due, delivers what the off-loop jobs
     /// did. Returns when to poll again.
-    pub(crate) fn poll<S, const OUT: usize, const IN: usize, B: Buffer>(
-        &mut self,
-        state: &mut S,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
-        now: Instant,
-    ) -> Option<Instant>
+    pub(crate) fn poll<S, O: Outlet>(&mut self, state: &mut S, ep: &mut O, now: Instant) -> Option<Instant>
     where
         J: Step<S>,
     {
         #[cfg(feature = "alloc")]
         while let Some((request, json)) = self.later.front() {
             let result = crate::wire::RawJson::from_validated(json);
-            if let Err(SendError::TxFull { .. }) = ep.respond(request, &result) {
+            if ep.respond(request, &result) == Taken::Full {
                 break;
             }
             self.later.pop_front();
@@ -195,15 +209,15 @@ impl<J, const N: usize> Runtime<J> for Work<J, N> {
 }
 
 /// The [`StepContext`] of one job being stepped.
-struct Stepping<'x, 'a, const OUT: usize, const IN: usize, B: Buffer> {
-    ep: &'x mut Endpoint<'a, OUT, IN, B>,
+struct Stepping<'x, O> {
+    ep: &'x mut O,
     request: &'x PendingRequest,
     progress: bool,
     now: Instant,
     wake: Option<Instant>,
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> StepContext for Stepping<'_, '_, OUT, IN, B> {
+impl<O: Outlet> StepContext for Stepping<'_, O> {
     fn now(&self) -> Instant {
         self.now
     }
@@ -214,7 +228,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> StepContext for Stepping<'_, 
 
     fn progress<N: ProgressValue>(&mut self, progress: N, total: Option<N>, message: Option<&str>) {
         if self.progress {
-            let _ = self.ep.send_progress(self.request, progress, total, message);
+            let _ = self.ep.progress(self.request, progress, total, message);
         }
     }
 
