@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mcp_sansio::session::{Endpoint, Event, Output};
 use mcp_sansio::time::Instant;
+use mcp_sansio::toolkit::client::ClientError;
 use mcp_sansio::toolkit::server::{BuiltServer, Cancelled, Job, ServerBuilder};
 use serde_json::{Value, json};
 
@@ -30,6 +31,11 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 impl Harness {
     fn new(builder: ServerBuilder) -> Self {
+        Self::with_capabilities(builder, json!({}))
+    }
+
+    /// A session whose client declares `capabilities`.
+    fn with_capabilities(builder: ServerBuilder, capabilities: Value) -> Self {
         let (wake, woken) = channel();
         let wake = Mutex::new(wake);
         let server = builder
@@ -41,7 +47,7 @@ impl Harness {
         let tx = Box::leak(vec![0u8; 8192].into_boxed_slice());
         let ep = Ep::new(server.config(), rx, tx, Instant::ZERO).unwrap();
         let mut h = Harness { ep, server, out: Vec::new(), woken };
-        h.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}));
+        h.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":capabilities,"clientInfo":{"name":"t","version":"1"}}}));
         h.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
         h.out.clear();
         h
@@ -235,4 +241,81 @@ fn async_tools_run_without_an_executor_too() {
         h.wait();
     }
     assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "42");
+}
+
+/// A tool that asks the user for a name (elicitation) and greets it; a client error is
+/// the tool's error.
+fn asking() -> ServerBuilder {
+    ServerBuilder::new("t", "1").blocking_tool("greet", "", |job: Job, _: Steps| -> Result<String, String> {
+        let params = json!({"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}});
+        match job.elicit(&params) {
+            Ok(answer) => {
+                let v: Value = serde_json::from_slice(answer.json().as_bytes()).unwrap();
+                Ok(format!("Hello, {}", v["content"]["name"].as_str().unwrap_or("?")))
+            }
+            Err(ClientError::Cancelled) => Err("cancelled".into()),
+            Err(e) => Err(format!("no name: {e}")),
+        }
+    })
+}
+
+impl Harness {
+    /// The server's request of `method`, once the job's question woke the loop.
+    fn request_of(&mut self, method: &str) -> Value {
+        loop {
+            if let Some(at) = self.out.iter().position(|m| m["method"] == method) {
+                return self.out.remove(at);
+            }
+            self.wait();
+        }
+    }
+}
+
+#[test]
+fn a_blocking_tool_asks_the_client_and_gets_its_answer() {
+    let mut h = Harness::with_capabilities(asking(), json!({"elicitation":{}}));
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"steps":1}}}));
+    let asked = h.request_of("elicitation/create");
+    assert_eq!(asked["params"]["message"], "Your name?");
+    assert!(h.answer(1).is_none(), "the call waits for the answer");
+    h.send(json!({"jsonrpc":"2.0","id":asked["id"],"result":{"action":"accept","content":{"name":"Ada"}}}));
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "Hello, Ada");
+
+    // The client's error answer is the handler's to handle.
+    h.send(json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"steps":1}}}));
+    let asked = h.request_of("elicitation/create");
+    h.send(json!({"jsonrpc":"2.0","id":asked["id"],"error":{"code":-32600,"message":"user declined to be asked"}}));
+    while h.answer(2).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    let answer = h.answer(2).unwrap();
+    assert_eq!(answer["result"]["isError"], true);
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("user declined"), "{answer}");
+}
+
+#[test]
+fn a_question_the_client_cannot_take_is_an_error_for_the_handler_and_cancellation_ends_the_wait() {
+    // No elicitation capability: the question is refused without being sent.
+    let mut h = Harness::new(asking());
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"steps":1}}}));
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    let answer = h.answer(1).unwrap();
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(!h.out.iter().any(|m| m["method"] == "elicitation/create"), "{:?}", h.out);
+
+    // Cancelled while it waits for the answer: the wait ends, nothing is answered, and
+    // the late answer is dropped.
+    let mut h = Harness::with_capabilities(asking(), json!({"elicitation":{}}));
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"steps":1}}}));
+    let asked = h.request_of("elicitation/create");
+    h.send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}));
+    h.send(json!({"jsonrpc":"2.0","id":asked["id"],"result":{"action":"accept","content":{"name":"Late"}}}));
+    let _ = h.woken.recv_timeout(Duration::from_millis(300));
+    h.drain();
+    assert!(h.answer(1).is_none(), "a cancelled call was answered: {:?}", h.out);
 }

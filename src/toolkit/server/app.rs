@@ -16,14 +16,15 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::list::List;
-use super::outlet::{Outlet, Taken};
+use super::outlet::{Outlet, Refused, Taken};
 use super::server::{Server, serve};
 use super::step::{NoJob, Step};
 use super::work::{Later, Runtime, Work};
-use crate::adapters::app::{Action, Context, Handler, SessionTag};
-use crate::session::{Event, PendingRequest};
+use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
+use crate::session::{Event, PendingRequest, RequestOptions};
+use crate::toolkit::client::ClientError;
 use crate::time::Instant;
-use crate::wire::{ErrorCode, ProgressValue, RawJson};
+use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId};
 
 /// What a [`ServerHandler`] does with the events its server does not cover.
 pub type Fallback<S> = fn(&mut S, &mut Context<'_, ()>, Event<'_>);
@@ -173,6 +174,19 @@ where
                 }
             }
             Event::Closed { .. } => self.end(session),
+            Event::Response { ref id, .. }
+            | Event::Error { ref id, .. }
+            | Event::TimedOut { ref id, .. }
+            | Event::ResponseTooLong { ref id, .. }
+            | Event::Failed { ref id, .. } => {
+                if let Some(work) = self.work.get_mut(&session)
+                    && work.tasks().asked(id)
+                    && let Some(answer) = super::tasks::answer_of(&event)
+                {
+                    work.tasks().answered(id, answer);
+                    return;
+                }
+            }
             _ => {}
         }
         (self.fallback)(&mut self.state, cx, event);
@@ -275,5 +289,15 @@ impl Outlet for Via<'_, '_> {
 
     fn abandon(&mut self, request: &PendingRequest) {
         self.cx.act(self.session, Action::Abandon { request: request.clone() });
+    }
+
+    fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused> {
+        match self.cx.send_request(self.session, method, Some(params), options) {
+            Ok(id) => Ok(id),
+            Err(RequestError::Send(e)) => Err(e.into()),
+            // Outside an event (where the work is polled) this is the session gone.
+            Err(RequestError::InEvent) => Err(Refused::Later),
+            Err(_) => Err(Refused::Never(ClientError::Closed(None))),
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! | `resource.rs`, `uri_template.rs` | resources, templates and reading them |
 //! | `prompt.rs`, `complete.rs` | prompts and completions |
 //! | `list.rs` | pages and cursors |
+//! | `input.rs` | [`Input`]: what a handler asks the client for, and how each era asks it |
 //! | `builder.rs` | (`alloc`) [`ServerBuilder`]: closures, owned strings |
 //! | `stdio.rs` | (`stdio`) running a server over stdio |
 //! | `app.rs` | (`stdio` or `http`) [`ServerHandler`]: a server as the adapters' shared `Handler`, over stdio and HTTP |
@@ -29,6 +30,7 @@ mod complete;
 mod dispatch;
 #[cfg(feature = "http")]
 mod http;
+mod input;
 mod list;
 mod outlet;
 mod output;
@@ -54,6 +56,7 @@ pub use args_error::ArgumentsError;
 #[cfg(feature = "alloc")]
 pub use builder::{BuiltServer, ServerBuilder};
 pub use complete::{Complete, CompleteFrom, Completer, MAX_COMPLETIONS, Target, starting_with};
+pub use input::Input;
 pub use list::{DEFAULT_PAGE_SIZE, List};
 pub use output::{AsResult, Cancelled, Json, Text, ToolOutput};
 pub use prompt::{Get, PromptFn, PromptHandler, PromptInfo, PromptOutput};

@@ -5,8 +5,28 @@
 
 use serde::Serialize;
 
-use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
-use crate::wire::ProgressValue;
+use crate::session::{Buffer, Endpoint, PendingRequest, RequestOptions, SendError};
+use crate::time::Instant;
+use crate::wire::{ProgressValue, RawJson, RequestId};
+
+/// Why a request of ours was not sent.
+#[cfg(feature = "std")]
+pub(crate) enum Refused {
+    /// Every slot is taken, or the transmit buffer is full: try again at the next poll.
+    Later,
+    /// Never: this is the answer.
+    Never(crate::toolkit::client::ClientError),
+}
+
+#[cfg(feature = "std")]
+impl From<SendError> for Refused {
+    fn from(e: SendError) -> Self {
+        match e {
+            SendError::TxFull { .. } | SendError::TooManyInFlight { .. } => Refused::Later,
+            e => Refused::Never(crate::toolkit::client::ClientError::Send(e)),
+        }
+    }
+}
 
 /// Whether an outlet took a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,11 +58,17 @@ pub(crate) trait Outlet {
     ) -> Taken;
     /// Gives up on `request` (-32603).
     fn abandon(&mut self, request: &PendingRequest);
+    /// Sends a request of ours (a job's question to the client).
+    #[cfg(feature = "std")]
+    fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused>;
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for Endpoint<'_, OUT, IN, B> {
+/// An endpoint at an instant, as an outlet.
+pub(crate) struct At<'x, E>(pub &'x mut E, pub Instant);
+
+impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_, OUT, IN, B>> {
     fn respond<R: Serialize + ?Sized>(&mut self, request: &PendingRequest, result: &R) -> Taken {
-        taken(Endpoint::respond(self, request, result))
+        taken(self.0.respond(request, result))
     }
 
     fn progress<N: ProgressValue>(
@@ -52,10 +78,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for Endpoint<'_, OUT, 
         total: Option<N>,
         message: Option<&str>,
     ) -> Taken {
-        taken(self.send_progress(request, progress, total, message))
+        taken(self.0.send_progress(request, progress, total, message))
     }
 
     fn abandon(&mut self, request: &PendingRequest) {
-        let _ = Endpoint::abandon(self, request);
+        let _ = self.0.abandon(request);
+    }
+
+    #[cfg(feature = "std")]
+    fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused> {
+        Ok(self.0.send_request(self.1, method, Some(params), options)?)
     }
 }

@@ -224,6 +224,21 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                 self.work.end_all(state);
                 Some(Event::Closed { reason })
             }
+            #[cfg(feature = "std")]
+            Event::Response { ref id, .. }
+            | Event::Error { ref id, .. }
+            | Event::TimedOut { ref id, .. }
+            | Event::ResponseTooLong { ref id, .. }
+            | Event::Failed { ref id, .. } => {
+                // The answer to a job's question goes to the job.
+                if self.work.tasks.asked(id)
+                    && let Some(answer) = super::tasks::answer_of(&event)
+                {
+                    self.work.tasks.answered(id, answer);
+                    return None;
+                }
+                Some(event)
+            }
             other => Some(other),
         }
     }
@@ -247,7 +262,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                 }
             }
         }
-        self.work.poll(state, ep, now)
+        self.work.poll(state, &mut super::outlet::At(ep, now), now)
     }
 
     /// Answers `request` if the handlers cover its method: each kind of handler declared

@@ -21,7 +21,11 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 use std::vec::Vec;
 
-use super::outlet::{Outlet, Taken};
+use super::input::Input;
+use super::outlet::{Outlet, Refused, Taken};
+use crate::session::RequestOptions;
+use crate::toolkit::client::{Answer, ClientError};
+use crate::wire::RequestId;
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
 use crate::session::PendingRequest;
@@ -42,10 +46,22 @@ enum Done {
     Failed,
 }
 
+/// A question a job asks the client, from asking to its answer.
+enum Asking {
+    /// To send: the method and its params as JSON text.
+    Ask(Input, Vec<u8>),
+    /// Sent; the loop routes the response here.
+    Sent,
+    /// Answered (or failed): for the job to take.
+    Answered(Result<Answer, ClientError>),
+}
+
 #[derive(Default)]
 struct State {
     progress: Option<(f64, Option<f64>, Option<String>)>,
     done: Option<Done>,
+    /// The question in progress (a job asks one at a time: it waits for the answer).
+    asking: Option<Asking>,
     /// The task of an async job, woken on cancellation.
     waiting: Option<Waker>,
 }
@@ -136,6 +152,55 @@ impl Job {
         })
     }
 
+    /// Asks the client for input and waits for its answer (or for the call to be
+    /// cancelled: `Err(ClientError::Cancelled)`). The toolkit chooses how: in the
+    /// sessions of the eras before 2026-07-28 a request of the server's own, sent on
+    /// the call's channel (over HTTP, its response stream); see [`Input`] for the
+    /// stateless era. `params` are the request's params (`CreateMessageParams` for
+    /// sampling, `ElicitRequestParams` for elicitation, nothing for roots).
+    pub fn ask<P: serde::Serialize + ?Sized>(&self, input: Input, params: &P) -> Result<Answer, ClientError> {
+        use crate::wire::{EncodeError, SerializeError};
+        let unserializable = ClientError::Send(crate::session::SendError::Encode(EncodeError::Serialize(
+            SerializeError::Custom,
+        )));
+        let json = to_json(params).ok_or(unserializable)?;
+        let mut state = self.shared.lock();
+        state.asking = Some(Asking::Ask(input, json));
+        drop(state);
+        self.shared.wake();
+        let mut state = self.shared.lock();
+        loop {
+            if self.is_cancelled() {
+                state.asking = None;
+                return Err(ClientError::Cancelled);
+            }
+            if let Some(Asking::Answered(_)) = state.asking
+                && let Some(Asking::Answered(answer)) = state.asking.take()
+            {
+                return answer;
+            }
+            state = self.shared.cancel.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`, see
+    /// [`ask`](Self::ask)); the answer decodes as a `CreateMessageResult`.
+    pub fn sample<P: serde::Serialize + ?Sized>(&self, params: &P) -> Result<Answer, ClientError> {
+        self.ask(Input::Sampling, params)
+    }
+
+    /// Asks the user for input (`elicitation/create`, see [`ask`](Self::ask)); the answer
+    /// decodes as an `ElicitResult`.
+    pub fn elicit<P: serde::Serialize + ?Sized>(&self, params: &P) -> Result<Answer, ClientError> {
+        self.ask(Input::Elicitation, params)
+    }
+
+    /// Asks the client for its roots (`roots/list`, see [`ask`](Self::ask)); the answer
+    /// decodes as a `ListRootsResult`.
+    pub fn roots(&self) -> Result<Answer, ClientError> {
+        self.ask(Input::Roots, &crate::wire::RawJson::EMPTY_OBJECT)
+    }
+
     /// Whether the client asked for progress.
     pub fn wants_progress(&self) -> bool {
         self.progress
@@ -155,6 +220,8 @@ impl Job {
 /// The jobs running off the loop.
 pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
+    /// The questions sent for them, by the id of our request.
+    asked: Vec<(RequestId, Arc<Shared>)>,
     /// `None` until set: nothing is allocated for a server without jobs off the loop.
     pub(crate) wake: Option<Wakeup>,
     pub(crate) spawner: Option<Spawner>,
@@ -163,13 +230,32 @@ pub(crate) struct Tasks {
 
 impl Tasks {
     pub(crate) fn new() -> Self {
-        Tasks { running: Vec::new(), wake: None, spawner: None, executor: None }
+        Tasks { running: Vec::new(), asked: Vec::new(), wake: None, spawner: None, executor: None }
     }
 
     /// Whether no job is running.
     #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn is_empty(&self) -> bool {
-        self.running.is_empty()
+        self.running.is_empty() && self.asked.is_empty()
+    }
+
+    /// Whether `id` (of our request) is a job's question.
+    pub(crate) fn asked(&self, id: &RequestId) -> bool {
+        self.asked.iter().any(|(i, _)| i == id)
+    }
+
+    /// Routes the answer to a question of a job's (`id` our request's); `false` if `id`
+    /// is not one of theirs.
+    pub(crate) fn answered(&mut self, id: &RequestId, answer: Result<Answer, ClientError>) -> bool {
+        let Some(at) = self.asked.iter().position(|(i, _)| i == id) else { return false };
+        let (_, shared) = self.asked.swap_remove(at);
+        let mut state = shared.lock();
+        if matches!(state.asking, Some(Asking::Sent)) {
+            state.asking = Some(Asking::Answered(answer));
+        }
+        drop(state);
+        shared.cancel.notify_all();
+        true
     }
 
     fn register(&mut self, request: PendingRequest, progress: bool) -> Job {
@@ -237,6 +323,20 @@ impl Tasks {
         while i < self.running.len() {
             let (request, shared) = &self.running[i];
             let mut state = shared.lock();
+            if let Some(Asking::Ask(input, params)) = &state.asking {
+                let options = RequestOptions::default().related_to(request);
+                match ep.request(input.method(), &RawJson::from_validated(params), options) {
+                    Ok(id) => {
+                        state.asking = Some(Asking::Sent);
+                        self.asked.push((id, Arc::clone(shared)));
+                    }
+                    Err(Refused::Later) => {}
+                    Err(Refused::Never(e)) => {
+                        state.asking = Some(Asking::Answered(Err(e)));
+                        shared.cancel.notify_all();
+                    }
+                }
+            }
             if let Some((progress, total, message)) = state.progress.take()
                 && ep.progress(request, progress, total, message.as_deref()) == Taken::Full
             {
@@ -273,6 +373,9 @@ impl Tasks {
             }
             r != request
         });
+        // Its question, if any, is answered by nobody now (the session cancels our
+        // request when its answer comes late).
+        self.asked.retain(|(_, shared)| !shared.cancelled.load(Ordering::Acquire));
     }
 
     /// Cancels every job.
@@ -280,6 +383,7 @@ impl Tasks {
         for (_, shared) in self.running.drain(..) {
             shared.cancel();
         }
+        self.asked.clear();
     }
 }
 
@@ -324,4 +428,20 @@ fn block_on(mut future: Pin<Box<dyn Future<Output = ()> + Send>>) {
     while future.as_mut().poll(&mut cx).is_pending() {
         std::thread::park();
     }
+}
+
+/// What an event about a request of ours says to the job that asked it, if it ends it.
+pub(crate) fn answer_of(event: &crate::session::Event<'_>) -> Option<Result<Answer, ClientError>> {
+    use crate::session::Event;
+    Some(match event {
+        Event::Response { result, .. } => Ok(Answer::new(*result)),
+        Event::Error { error, .. } => Err(ClientError::Error {
+            code: error.code,
+            message: error.message.chars().collect(),
+            data: error.data.map(Answer::new),
+        }),
+        Event::TimedOut { .. } | Event::ResponseTooLong { .. } => Err(ClientError::TimedOut),
+        Event::Failed { reason, .. } => Err(ClientError::Closed(Some(*reason))),
+        _ => return None,
+    })
 }
