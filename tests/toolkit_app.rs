@@ -41,6 +41,12 @@ fn holding_server(events: Sender<String>) -> ServerBuilder {
     let events = Mutex::new(events);
     ServerBuilder::new("app-test", "1.0.0")
         .tool("say", "Says it back", |Say { text }| format!("said {text}"))
+        .blocking_tool("greet", "Asks the user's name", |job, _: Tag| -> Result<String, String> {
+            let params = json!({"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}});
+            let answer = job.elicit(&params).map_err(|e| e.to_string())?;
+            let v: Value = serde_json::from_slice(answer.json().as_bytes()).unwrap();
+            Ok(format!("Hello, {}", v["content"]["name"].as_str().unwrap_or("?")))
+        })
         .blocking_tool("hold", "Holds until cancelled", move |job, Tag { tag }| -> Result<String, Cancelled> {
             let events = events.lock().unwrap().clone();
             job.progress(1.0, None, Some("holding"));
@@ -78,6 +84,33 @@ fn delete(target: &Target, session: &Session) -> u16 {
     raw.response().unwrap().status
 }
 
+/// initialize (the client declaring `capabilities`) and initialized.
+fn open_session_with(raw: &mut Raw, target: &Target, capabilities: Value) -> Session {
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":capabilities,"clientInfo":{"name":"t","version":"1"}}});
+    let r = post(raw, target, None, &init.to_string(), "").unwrap();
+    let s = Session { id: r.header("mcp-session-id").unwrap().to_string(), version: "2025-11-25".into() };
+    let done = post(raw, target, Some(&s), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, "").unwrap();
+    assert_eq!(done.status, 202);
+    s
+}
+
+/// The next JSON-RPC message on an SSE answer (skipping priming events without data).
+fn next_message(raw: &mut Raw) -> Value {
+    let mut text = String::new();
+    loop {
+        let chunk = raw.next_chunk().unwrap().expect("the stream ended");
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = text.find("\n\n") {
+            let event: String = text[..end].to_string();
+            text.drain(..end + 2);
+            let data: String = event.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+            if let Ok(v) = serde_json::from_str::<Value>(&data) {
+                return v;
+            }
+        }
+    }
+}
+
 #[test]
 fn one_toolkit_server_serves_http_sessions_each_with_its_own_work() {
     let (tx, events) = channel();
@@ -108,7 +141,7 @@ fn one_toolkit_server_serves_http_sessions_each_with_its_own_work() {
         let r = post(raw, &target, Some(s), r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, "").unwrap();
         let names: Vec<_> =
             r.json().unwrap()["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
-        assert_eq!(names, [json!("say"), json!("hold")], "{s:?}");
+        assert_eq!(names, [json!("say"), json!("greet"), json!("hold")], "{s:?}");
     }
 
     // Session a holds a call on a thread; its response stream stays open (the head and
@@ -150,6 +183,22 @@ fn one_toolkit_server_serves_http_sessions_each_with_its_own_work() {
     let result = &r.json().unwrap()["result"];
     assert_eq!(result["isError"], true);
     assert!(result["content"][0]["text"].as_str().unwrap().contains("`text`"), "{result}");
+
+    // A handler's question to the client goes on the call's response stream, and the
+    // client's answer (POSTed) reaches the handler.
+    let mut c_conn = Raw::connect(target.addr);
+    let c = open_session_with(&mut c_conn, &target, json!({ "elicitation": {} }));
+    let mut held = Raw::connect(target.addr);
+    let body = call(11, "greet", json!({ "tag": "c" }), false);
+    held.send(format!("{}{body}", post_head(&target, Some(&c), body.len(), "")).as_bytes()).unwrap();
+    assert!(held.response().unwrap().streaming);
+    let asked = next_message(&mut held);
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let reply = json!({"jsonrpc":"2.0","id":asked["id"],"result":{"action":"accept","content":{"name":"Ada"}}});
+    assert_eq!(post(&mut c_conn, &target, Some(&c), &reply.to_string(), "").unwrap().status, 202);
+    let answer = next_message(&mut held);
+    assert_eq!(answer["id"], 11);
+    assert_eq!(answer["result"]["content"][0]["text"], "Hello, Ada", "{answer}");
 
     stopper.stop();
     let busy = loop_thread.join().unwrap();

@@ -278,6 +278,20 @@ impl Raw {
         Ok(())
     }
 
+    /// The next chunk of a chunked body whose head `response` read (`None` at its end):
+    /// for reading an SSE answer event by event.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let size = usize::from_str_radix(self.line()?.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+        if size == 0 {
+            while !self.line()?.is_empty() {}
+            return Ok(None);
+        }
+        let chunk = self.exact(size)?;
+        self.exact(2)?;
+        Ok(Some(chunk))
+    }
+
     /// Waits up to `limit` for the server to close the connection; the time it took.
     pub fn closed_within(&mut self, limit: Duration) -> Option<Duration> {
         let start = Instant::now();
