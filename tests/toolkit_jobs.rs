@@ -247,7 +247,8 @@ fn async_tools_run_without_an_executor_too() {
 /// the tool's error.
 fn asking() -> ServerBuilder {
     ServerBuilder::new("t", "1").blocking_tool("greet", "", |job: Job, _: Steps| -> Result<String, String> {
-        let params = json!({"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}});
+        let params =
+            json!({"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}});
         match job.elicit(&params) {
             Ok(answer) => {
                 let v: Value = serde_json::from_slice(answer.json().as_bytes()).unwrap();

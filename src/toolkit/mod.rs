@@ -57,8 +57,26 @@
 //! hand-written [`Schema`] impl). A derive can read more; the price is an allocator and a
 //! second crate, which is the trade this crate exists not to make.
 //!
-//! The client side, and the bindings to the shared application interface of the
-//! transports and to the stateless 2026-07-28 era, come next (see the crate's issue 13).
+//! # One server, any transport
+//!
+//! A [`Server`](server::Server) is sans-IO: it runs on a bare endpoint in any loop
+//! ([`handle`](server::Server::handle) and [`poll`](server::Server::poll)). For the
+//! crate's adapters it is also their shared [`Handler`](crate::adapters::app::Handler)
+//! ([`Server::handler`](server::Server::handler)): the same server, with the same
+//! handlers, over stdio and over HTTP, where one server serves every session (the
+//! declarations shared, each session's work in progress its own).
+//! [`serve_stdio`](server::Server::serve_stdio) and
+//! [`serve_http`](server::Server::serve_http) do the wiring.
+//!
+//! A handler on a thread asks the client for input with [`Job::ask`](server::Job::ask)
+//! (sampling, elicitation, roots); the toolkit chooses how by the session's era (see
+//! [`Input`](server::Input): requests of the server's own before 2026-07-28; the
+//! stateless era's `input_required` rounds are not done yet).
+//!
+//! The client side ([`client`]) calls tools with typed arguments, walks lists page by
+//! page and answers the server's requests through hooks, sans-IO or as a blocking
+//! [`StdioClient`](client::StdioClient) for a server it spawns (an HTTP client waits for
+//! the crate's HTTP client adapter).
 
 pub mod client;
 pub mod schema;

@@ -218,6 +218,7 @@ mod sealed {
     }
 }
 
+#[cfg(any(feature = "stdio", feature = "http"))]
 pub(crate) use sealed::Sealed as ProgressF64;
 
 macro_rules! progress_value {

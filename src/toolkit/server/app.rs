@@ -22,8 +22,8 @@ use super::step::{NoJob, Step};
 use super::work::{Later, Runtime, Work};
 use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
 use crate::session::{Event, PendingRequest, RequestOptions};
-use crate::toolkit::client::ClientError;
 use crate::time::Instant;
+use crate::toolkit::client::ClientError;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId};
 
 /// What a [`ServerHandler`] does with the events its server does not cover.

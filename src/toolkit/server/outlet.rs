@@ -5,9 +5,13 @@
 
 use serde::Serialize;
 
-use crate::session::{Buffer, Endpoint, PendingRequest, RequestOptions, SendError};
+#[cfg(feature = "std")]
+use crate::session::RequestOptions;
+use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
 use crate::time::Instant;
-use crate::wire::{ProgressValue, RawJson, RequestId};
+use crate::wire::ProgressValue;
+#[cfg(feature = "std")]
+use crate::wire::{RawJson, RequestId};
 
 /// Why a request of ours was not sent.
 #[cfg(feature = "std")]
@@ -57,13 +61,16 @@ pub(crate) trait Outlet {
         message: Option<&str>,
     ) -> Taken;
     /// Gives up on `request` (-32603).
+    #[cfg(feature = "std")]
     fn abandon(&mut self, request: &PendingRequest);
     /// Sends a request of ours (a job's question to the client).
     #[cfg(feature = "std")]
     fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused>;
 }
 
-/// An endpoint at an instant, as an outlet.
+/// An endpoint at an instant, as an outlet (the instant is for the requests of ours
+/// that jobs on threads ask).
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) struct At<'x, E>(pub &'x mut E, pub Instant);
 
 impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_, OUT, IN, B>> {
@@ -81,6 +88,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_
         taken(self.0.send_progress(request, progress, total, message))
     }
 
+    #[cfg(feature = "std")]
     fn abandon(&mut self, request: &PendingRequest) {
         let _ = self.0.abandon(request);
     }

@@ -23,13 +23,13 @@ use std::vec::Vec;
 
 use super::input::Input;
 use super::outlet::{Outlet, Refused, Taken};
-use crate::session::RequestOptions;
-use crate::toolkit::client::{Answer, ClientError};
-use crate::wire::RequestId;
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
 use crate::session::PendingRequest;
+use crate::session::RequestOptions;
+use crate::toolkit::client::{Answer, ClientError};
 use crate::wire::RawJson;
+use crate::wire::RequestId;
 
 /// Runs a blocking job (the default: a thread of its own).
 pub(crate) type Spawner = Arc<dyn Fn(Box<dyn FnOnce() + Send>) + Send + Sync>;
@@ -160,9 +160,8 @@ impl Job {
     /// sampling, `ElicitRequestParams` for elicitation, nothing for roots).
     pub fn ask<P: serde::Serialize + ?Sized>(&self, input: Input, params: &P) -> Result<Answer, ClientError> {
         use crate::wire::{EncodeError, SerializeError};
-        let unserializable = ClientError::Send(crate::session::SendError::Encode(EncodeError::Serialize(
-            SerializeError::Custom,
-        )));
+        let unserializable =
+            ClientError::Send(crate::session::SendError::Encode(EncodeError::Serialize(SerializeError::Custom)));
         let json = to_json(params).ok_or(unserializable)?;
         let mut state = self.shared.lock();
         state.asking = Some(Asking::Ask(input, json));

@@ -5,7 +5,7 @@ use core::task::Poll;
 
 use serde::Serialize;
 
-use super::outlet::{Outlet, Taken};
+use super::outlet::Outlet;
 use super::output::AsResult;
 use super::step::{Step, StepContext};
 use crate::session::{IncomingRequest, PendingRequest, SendError};
@@ -143,7 +143,7 @@ impl<J, const N: usize> Work<J, N> {
         #[cfg(feature = "alloc")]
         while let Some((request, json)) = self.later.front() {
             let result = crate::wire::RawJson::from_validated(json);
-            if ep.respond(request, &result) == Taken::Full {
+            if ep.respond(request, &result) == super::outlet::Taken::Full {
                 break;
             }
             self.later.pop_front();
