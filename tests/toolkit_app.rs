@@ -18,6 +18,7 @@ use mcp_sansio::adapters::stdio::StdioLoop;
 use mcp_sansio::mcp::Implementation;
 use mcp_sansio::session::{CloseReason, Endpoint};
 use mcp_sansio::time::Instant;
+use mcp_sansio::toolkit::NoArguments;
 use mcp_sansio::toolkit::server::{Cancelled, Server, ServerBuilder, Step, StepContext, StepTool, Table, ToolFn};
 use serde_json::{Value, json};
 use support::{Raw, Session, Target, open_session, post, post_head};
@@ -326,4 +327,71 @@ fn the_same_handler_runs_step_jobs_over_stdio_with_progress_and_cancellation() {
     assert_eq!(reason, CloseReason::PeerClosed);
     assert_eq!(busy, 0);
     assert_eq!(stats.lock().unwrap().cancelled_at.len(), 1);
+}
+
+/// A step job that never ends by itself: a progress notification of 1 KiB at every step,
+/// stepped at every poll.
+struct Spin(u64);
+
+const KIB: &str = concat!(
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+);
+
+impl Step<()> for Spin {
+    type Output<'a> = String;
+
+    fn step(&mut self, _: &mut (), cx: &mut impl StepContext) -> Poll<String> {
+        self.0 += 1;
+        cx.progress(self.0, None, Some(KIB));
+        Poll::Pending
+    }
+}
+
+static SPIN: StepTool<NoArguments, (), Spin> = StepTool::new("spin", |_, NoArguments {}| Spin(0));
+static SPIN_TABLE: Table<'static, (), Spin> = Table::new().tools(&[&SPIN]);
+
+/// The resident memory of this process, in KiB.
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn progress_of_a_session_that_reads_nothing_waits_instead_of_piling_up() {
+    let (bound, listening) = channel();
+    let loop_thread = std::thread::spawn(move || {
+        let server: Server<'static, (), Spin, 1> = Server::new(SPIN_TABLE);
+        let config = server.config();
+        let mut handler = server.handler(());
+        let mut http: HttpServer<'static, _> =
+            HttpServer::bind("127.0.0.1:0", config, ServerOptions::default()).expect("bind");
+        bound.send((http.local_addr(), http.stopper())).unwrap();
+        http.run(&mut handler).unwrap();
+    });
+    let (addr, stopper) = listening.recv_timeout(PATIENCE).expect("the server never listened");
+    let target = Target { addr, path: "/mcp".into() };
+    let mut conn = Raw::connect(target.addr);
+    let s = open_session(&mut conn, &target).expect("session");
+    let before = rss_kib();
+    // The call's stream is never read: the job's progress has nowhere to go.
+    let mut held = Raw::connect(target.addr);
+    let body = call(5, "spin", json!({}), true);
+    held.send(format!("{}{body}", post_head(&target, Some(&s), body.len(), "")).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let grown = rss_kib().saturating_sub(before);
+    // What the socket, the stream's store, the endpoint and the session's queue hold is
+    // bounded (a few MiB); the job stepped hundreds of thousands of times meanwhile.
+    assert!(grown < 32 * 1024, "the server grew by {grown} KiB for a client that reads nothing");
+    assert_eq!(delete(&target, &s), 200);
+    stopper.stop();
+    loop_thread.join().unwrap();
 }
