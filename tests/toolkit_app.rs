@@ -48,6 +48,12 @@ fn holding_server(events: Sender<String>) -> ServerBuilder {
             let v: Value = serde_json::from_slice(answer.json().as_bytes()).unwrap();
             Ok(format!("Hello, {}", v["content"]["name"].as_str().unwrap_or("?")))
         })
+        .logging()
+        .blocking_tool("chatty", "Logs twice", |job, _: Tag| {
+            job.log(mcp_sansio::mcp::LoggingLevel::Info, "routine");
+            job.log(mcp_sansio::mcp::LoggingLevel::Error, "broken");
+            "done"
+        })
         .blocking_tool("hold", "Holds until cancelled", move |job, Tag { tag }| -> Result<String, Cancelled> {
             let events = events.lock().unwrap().clone();
             job.progress(1.0, None, Some("holding"));
@@ -93,6 +99,20 @@ fn open_session_with(raw: &mut Raw, target: &Target, capabilities: Value) -> Ses
     let done = post(raw, target, Some(&s), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, "").unwrap();
     assert_eq!(done.status, 202);
     s
+}
+
+/// Every JSON-RPC message of a whole answer (JSON or SSE).
+fn messages(r: &support::Resp) -> Vec<Value> {
+    if let Ok(v) = serde_json::from_slice(&r.body) {
+        return vec![v];
+    }
+    let text = r.text();
+    text.split("\n\n")
+        .filter_map(|event| {
+            let data: String = event.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+            serde_json::from_str(&data).ok()
+        })
+        .collect()
 }
 
 /// The next JSON-RPC message on an SSE answer (skipping priming events without data).
@@ -142,7 +162,7 @@ fn one_toolkit_server_serves_http_sessions_each_with_its_own_work() {
         let r = post(raw, &target, Some(s), r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, "").unwrap();
         let names: Vec<_> =
             r.json().unwrap()["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
-        assert_eq!(names, [json!("say"), json!("greet"), json!("hold")], "{s:?}");
+        assert_eq!(names, [json!("say"), json!("greet"), json!("chatty"), json!("hold")], "{s:?}");
     }
 
     // Session a holds a call on a thread; its response stream stays open (the head and
@@ -200,6 +220,28 @@ fn one_toolkit_server_serves_http_sessions_each_with_its_own_work() {
     let answer = next_message(&mut held);
     assert_eq!(answer["id"], 11);
     assert_eq!(answer["result"]["content"][0]["text"], "Hello, Ada", "{answer}");
+
+    // Each session has its own logging level: c asks for errors only, a set none.
+    let r = post(
+        &mut c_conn,
+        &target,
+        Some(&c),
+        r#"{"jsonrpc":"2.0","id":12,"method":"logging/setLevel","params":{"level":"error"}}"#,
+        "",
+    )
+    .unwrap();
+    assert_eq!(r.json().unwrap()["result"], json!({}));
+    for (raw, s, expected) in [(&mut c_conn, &c, vec!["broken"]), (&mut a_conn, &a, vec!["routine", "broken"])] {
+        let r = post(raw, &target, Some(s), &call(13, "chatty", json!({ "tag": "x" }), false), "").unwrap();
+        let all = messages(&r);
+        let logs: Vec<_> = all
+            .iter()
+            .filter(|m| m["method"] == "notifications/message")
+            .map(|m| m["params"]["data"].clone())
+            .collect();
+        assert_eq!(logs, expected, "{all:?}");
+        assert_eq!(all.last().unwrap()["result"]["content"][0]["text"], "done");
+    }
 
     stopper.stop();
     let busy = loop_thread.join().unwrap();

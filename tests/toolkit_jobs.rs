@@ -320,3 +320,30 @@ fn a_question_the_client_cannot_take_is_an_error_for_the_handler_and_cancellatio
     h.drain();
     assert!(h.answer(1).is_none(), "a cancelled call was answered: {:?}", h.out);
 }
+
+#[test]
+fn a_blocking_tool_logs_about_its_call_at_the_level_the_client_set() {
+    use mcp_sansio::mcp::LoggingLevel;
+    let builder = ServerBuilder::new("t", "1").logging().blocking_tool("chatty", "", |job: Job, _: Steps| {
+        job.log(LoggingLevel::Info, "routine");
+        job.log(LoggingLevel::Error, "something broke");
+        "done"
+    });
+    let mut h = Harness::new(builder);
+    // The toolkit answers logging/setLevel itself and keeps the level.
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}));
+    assert_eq!(h.answer(1).unwrap()["result"], json!({}));
+    h.send(json!({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"loud"}}));
+    assert_eq!(h.answer(2).unwrap()["error"]["code"], -32602);
+
+    h.send(json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty","arguments":{"steps":1}}}));
+    while !h.out.iter().any(|m| m["id"] == 3) {
+        h.wait();
+    }
+    let logs: Vec<&Value> = h.out.iter().filter(|m| m["method"] == "notifications/message").collect();
+    assert_eq!(logs.len(), 1, "only what passes the level is sent: {:?}", h.out);
+    assert_eq!(logs[0]["params"], json!({"level":"error","data":"something broke"}));
+    let log_at = h.out.iter().position(|m| m["method"] == "notifications/message").unwrap();
+    let answer_at = h.out.iter().position(|m| m["id"] == 3).unwrap();
+    assert!(log_at < answer_at, "the log comes before the answer: {:?}", h.out);
+}

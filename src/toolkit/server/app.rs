@@ -17,10 +17,11 @@ use serde::Serialize;
 
 use super::list::List;
 use super::outlet::{Outlet, Refused, Taken};
-use super::server::{Server, serve};
+use super::server::{Server, serve, set_level};
 use super::step::{NoJob, Step};
 use super::work::{Later, Runtime, Work};
 use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
+use crate::mcp::LoggingLevel;
 use crate::session::{Event, PendingRequest, RequestOptions};
 use crate::time::Instant;
 use crate::toolkit::client::ClientError;
@@ -66,6 +67,8 @@ pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>> 
     work: HashMap<SessionTag, Work<J, N>>,
     /// Sessions that are ready, to announce list changes to.
     ready: HashSet<SessionTag>,
+    /// The logging level each session set (`logging/setLevel`).
+    levels: HashMap<SessionTag, LoggingLevel>,
     /// Wakes the loop when a job off it did something (set at the first callback).
     wake: Option<super::tasks::Wakeup>,
 }
@@ -80,6 +83,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             fallback: not_found::<S>,
             work: HashMap::new(),
             ready: HashSet::new(),
+            levels: HashMap::new(),
             wake: None,
         }
     }
@@ -95,8 +99,8 @@ where
     where
         G: FnMut(&mut S, &mut Context<'_, ()>, Event<'_>),
     {
-        let ServerHandler { server, state, work, ready, wake, .. } = self;
-        ServerHandler { server, state, fallback, work, ready, wake }
+        let ServerHandler { server, state, work, ready, levels, wake, .. } = self;
+        ServerHandler { server, state, fallback, work, ready, levels, wake }
     }
 
     /// The server (to announce a list change with [`Server::changed`], say).
@@ -131,6 +135,7 @@ where
 
     fn end(&mut self, session: SessionTag) {
         self.ready.remove(&session);
+        self.levels.remove(&session);
         if let Some(mut work) = self.work.remove(&session) {
             work.end_all(&mut self.state);
         }
@@ -147,11 +152,18 @@ where
         let session = cx.session().unwrap_or(SessionTag::STDIO);
         match event {
             Event::Request(mut request) => {
+                if self.server.logging && request.method == crate::mcp::Method::LoggingSetLevel {
+                    if let Some(level) = set_level(&mut request) {
+                        self.levels.insert(session, level);
+                    }
+                    return;
+                }
                 let wake = self.waker(cx);
                 let mut work = match self.work.remove(&session) {
                     Some(work) => work,
                     None => self.server.work.sibling(wake),
                 };
+                work.tasks().log_level = self.levels.get(&session).copied();
                 let mut routed = Routed { work: &mut work, cx, session };
                 let served = serve(&self.server.items, &self.server.paging, &mut routed, &mut self.state, &mut request);
                 if !work.is_idle() {
@@ -289,6 +301,23 @@ impl Outlet for Via<'_, '_> {
 
     fn abandon(&mut self, request: &PendingRequest) {
         self.cx.act(self.session, Action::Abandon { request: request.clone() });
+    }
+
+    fn notify_related<P: Serialize + ?Sized>(
+        &mut self,
+        request: &PendingRequest,
+        method: &'static str,
+        params: &P,
+    ) -> Taken {
+        // What waits behind a backlog waits in the job, whose log then blocks: the
+        // backpressure reaches it.
+        if self.cx.backlogged(self.session) {
+            return Taken::Full;
+        }
+        let Ok(params) = crate::wire::to_vec(params) else { return Taken::Yes };
+        let method = std::borrow::Cow::Borrowed(method);
+        self.cx.act(self.session, Action::Notify { related: Some(request.clone()), method, params: Some(params) });
+        Taken::Yes
     }
 
     fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused> {

@@ -92,7 +92,7 @@ impl<S: 'static> ServerBuilder<S> {
         self
     }
 
-    /// Declares `logging` (the application handles `logging/setLevel`).
+    /// Declares `logging` (see [`Server::logging`]).
     pub fn logging(mut self) -> Self {
         self.server = self.server.logging();
         self

@@ -66,6 +66,14 @@ pub(crate) trait Outlet {
     /// Sends a request of ours (a job's question to the client).
     #[cfg(feature = "std")]
     fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused>;
+    /// Sends a notification about `request` (over HTTP, on its response stream).
+    #[cfg(feature = "std")]
+    fn notify_related<P: Serialize + ?Sized>(
+        &mut self,
+        request: &PendingRequest,
+        method: &'static str,
+        params: &P,
+    ) -> Taken;
 }
 
 /// An endpoint at an instant, as an outlet (the instant is for the requests of ours
@@ -96,5 +104,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_
     #[cfg(feature = "std")]
     fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused> {
         Ok(self.0.send_request(self.1, method, Some(params), options)?)
+    }
+
+    #[cfg(feature = "std")]
+    fn notify_related<P: Serialize + ?Sized>(
+        &mut self,
+        request: &PendingRequest,
+        method: &'static str,
+        params: &P,
+    ) -> Taken {
+        taken(self.0.send_related_notification(self.1, request, method, Some(params)))
     }
 }

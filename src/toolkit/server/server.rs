@@ -5,7 +5,7 @@ use super::list::{List, Paging};
 use super::step::{NoJob, Step};
 use super::table::{Items, Table};
 use super::work::Work;
-use crate::mcp::{Implementation, ListChanged, ProtocolVersion, Role, ServerCapabilities};
+use crate::mcp::{Implementation, ListChanged, LoggingLevel, ProtocolVersion, Role, ServerCapabilities};
 use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest};
 use crate::time::Instant;
 use crate::wire::{MAX_ID_LEN, RawJson};
@@ -57,6 +57,8 @@ pub struct Server<'t, S, J = NoJob, const N: usize = 0> {
     pending_changes: u8,
     pub(crate) subscribe: bool,
     pub(crate) logging: bool,
+    /// What `logging/setLevel` set.
+    log_level: Option<LoggingLevel>,
     info: Implementation<'t>,
     instructions: Option<&'t str>,
     version: Option<ProtocolVersion>,
@@ -77,6 +79,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             pending_changes: 0,
             subscribe: false,
             logging: false,
+            log_level: None,
             info: Implementation::new("mcp-sansio-server", env!("CARGO_PKG_VERSION")),
             instructions: None,
             version: None,
@@ -122,8 +125,9 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         self
     }
 
-    /// Declares `logging`: `logging/setLevel` comes to the application, which sends
-    /// `notifications/message`.
+    /// Declares `logging`: the server answers `logging/setLevel` and keeps the level
+    /// ([`log_level`](Self::log_level)); handlers on threads log about their call with
+    /// [`Job::log`](super::Job::log), which sends what passes it.
     pub fn logging(mut self) -> Self {
         self.logging = true;
         self
@@ -191,6 +195,11 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         self.work.jobs()
     }
 
+    /// The logging level the client set (`logging/setLevel`), if it did.
+    pub fn log_level(&self) -> Option<LoggingLevel> {
+        self.log_level
+    }
+
     /// The protocol version the session negotiated, once known.
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
         self.version
@@ -202,11 +211,17 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     pub fn handle<'e>(&mut self, state: &mut S, event: Event<'e>) -> Option<Event<'e>> {
         match event {
             Event::Request(mut request) => {
-                if self.serve(state, &mut request) {
-                    None
-                } else {
-                    Some(Event::Request(request))
+                if self.logging && request.method == crate::mcp::Method::LoggingSetLevel {
+                    if let Some(level) = set_level(&mut request) {
+                        self.log_level = Some(level);
+                        #[cfg(feature = "std")]
+                        {
+                            self.work.tasks.log_level = Some(level);
+                        }
+                    }
+                    return None;
                 }
+                if self.serve(state, &mut request) { None } else { Some(Event::Request(request)) }
             }
             Event::Negotiated { version, peer } => {
                 self.version = Some(version);
@@ -275,6 +290,22 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn take_changes(&mut self) -> u8 {
         core::mem::take(&mut self.pending_changes)
+    }
+}
+
+/// Reads a `logging/setLevel` request's level and answers it (`None`: its params were
+/// not a level, answered -32602).
+pub(crate) fn set_level(request: &mut IncomingRequest<'_>) -> Option<LoggingLevel> {
+    match request.params.and_then(|p| p.decode::<crate::mcp::SetLevelParams<'_>>().ok()) {
+        Some(p) => {
+            let _ = request.respond_empty();
+            Some(p.level)
+        }
+        None => {
+            let _ = request
+                .respond_error(crate::wire::ErrorCode::INVALID_PARAMS, "Invalid params: level must be a logging level");
+            None
+        }
     }
 }
 

@@ -25,11 +25,15 @@ use super::input::Input;
 use super::outlet::{Outlet, Refused, Taken};
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
+use crate::mcp::{LogData, LoggingLevel, LoggingMessageParams};
 use crate::session::PendingRequest;
 use crate::session::RequestOptions;
 use crate::toolkit::client::{Answer, ClientError};
 use crate::wire::RawJson;
 use crate::wire::RequestId;
+
+/// The log messages of a job waiting to be sent before its `log` waits for room.
+const LOG_QUEUE: usize = 32;
 
 /// Runs a blocking job (the default: a thread of its own).
 pub(crate) type Spawner = Arc<dyn Fn(Box<dyn FnOnce() + Send>) + Send + Sync>;
@@ -62,6 +66,8 @@ struct State {
     done: Option<Done>,
     /// The question in progress (a job asks one at a time: it waits for the answer).
     asking: Option<Asking>,
+    /// Log messages not sent yet (at most [`LOG_QUEUE`]: a job logging more waits).
+    logs: std::collections::VecDeque<(LoggingLevel, String)>,
     /// The task of an async job, woken on cancellation.
     waiting: Option<Waker>,
 }
@@ -106,6 +112,8 @@ impl Shared {
 pub struct Job {
     shared: Arc<Shared>,
     progress: bool,
+    /// The session's logging level when the call came (`logging/setLevel`).
+    log_level: Option<LoggingLevel>,
 }
 
 impl core::fmt::Debug for Job {
@@ -200,6 +208,29 @@ impl Job {
         self.ask(Input::Roots, &crate::wire::RawJson::EMPTY_OBJECT)
     }
 
+    /// Sends a log message about the call (`notifications/message`; over HTTP on the
+    /// call's response stream) if `level` is at least the session's logging level (as
+    /// `logging/setLevel` set it when the call came; everything without one). Waits
+    /// while many are waiting to be sent; nothing once the call is cancelled.
+    pub fn log(&self, level: LoggingLevel, message: &str) {
+        if self.log_level.is_some_and(|min| level < min) {
+            return;
+        }
+        let mut state = self.shared.lock();
+        while state.logs.len() >= LOG_QUEUE {
+            if self.is_cancelled() {
+                return;
+            }
+            state = self.shared.cancel.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+        if self.is_cancelled() {
+            return;
+        }
+        state.logs.push_back((level, String::from(message)));
+        drop(state);
+        self.shared.wake();
+    }
+
     /// Whether the client asked for progress.
     pub fn wants_progress(&self) -> bool {
         self.progress
@@ -221,6 +252,8 @@ pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
     /// The questions sent for them, by the id of our request.
     asked: Vec<(RequestId, Arc<Shared>)>,
+    /// The session's logging level, for the jobs started from now on.
+    pub(crate) log_level: Option<LoggingLevel>,
     /// `None` until set: nothing is allocated for a server without jobs off the loop.
     pub(crate) wake: Option<Wakeup>,
     pub(crate) spawner: Option<Spawner>,
@@ -229,7 +262,7 @@ pub(crate) struct Tasks {
 
 impl Tasks {
     pub(crate) fn new() -> Self {
-        Tasks { running: Vec::new(), asked: Vec::new(), wake: None, spawner: None, executor: None }
+        Tasks { running: Vec::new(), asked: Vec::new(), log_level: None, wake: None, spawner: None, executor: None }
     }
 
     /// Whether no job is running.
@@ -265,7 +298,7 @@ impl Tasks {
             wake: self.wake.clone(),
         });
         self.running.push((request, Arc::clone(&shared)));
-        Job { shared, progress }
+        Job { shared, progress, log_level: self.log_level }
     }
 
     /// Runs `work` on the spawner (a thread of its own by default).
@@ -335,6 +368,25 @@ impl Tasks {
                         shared.cancel.notify_all();
                     }
                 }
+            }
+            let logged = !state.logs.is_empty();
+            while let Some((level, text)) = state.logs.front() {
+                let data = LogData::Text(crate::wire::JsonStr::from_text(text));
+                let params = LoggingMessageParams { level: *level, logger: None, data, meta: None };
+                if ep.notify_related(request, "notifications/message", &params) == Taken::Full {
+                    break;
+                }
+                state.logs.pop_front();
+            }
+            if logged {
+                // Room in the queue for a job waiting in `log`.
+                shared.cancel.notify_all();
+            }
+            if !state.logs.is_empty() {
+                // What it logged goes before its progress and its answer.
+                drop(state);
+                i += 1;
+                continue;
             }
             if let Some((progress, total, message)) = state.progress.take()
                 && ep.progress(request, progress, total, message.as_deref()) == Taken::Full
