@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::list::List;
 use super::outlet::{Outlet, Refused, Taken};
-use super::server::{Server, serve, set_level};
+use super::server::{Server, serve};
 use super::step::{NoJob, Step};
 use super::work::{Later, Runtime, Work};
 use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
@@ -152,7 +152,9 @@ where
         let session = cx.session().unwrap_or(SessionTag::STDIO);
         match event {
             Event::Request(mut request) => {
-                if self.server.logging && request.method == crate::mcp::Method::LoggingSetLevel {
+                if let Some(set_level) = self.server.set_level
+                    && request.method == crate::mcp::Method::LoggingSetLevel
+                {
                     if let Some(level) = set_level(&mut request) {
                         self.levels.insert(session, level);
                     }

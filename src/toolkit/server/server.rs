@@ -59,6 +59,9 @@ pub struct Server<'t, S, J = NoJob, const N: usize = 0> {
     pub(crate) logging: bool,
     /// What `logging/setLevel` set.
     log_level: Option<LoggingLevel>,
+    /// How `logging/setLevel` is answered, set by [`logging`](Self::logging) only (so a
+    /// firmware without logging links no level decoder).
+    pub(crate) set_level: Option<SetLevel>,
     info: Implementation<'t>,
     instructions: Option<&'t str>,
     version: Option<ProtocolVersion>,
@@ -80,6 +83,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             subscribe: false,
             logging: false,
             log_level: None,
+            set_level: None,
             info: Implementation::new("mcp-sansio-server", env!("CARGO_PKG_VERSION")),
             instructions: None,
             version: None,
@@ -130,6 +134,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// [`Job::log`](super::Job::log), which sends what passes it.
     pub fn logging(mut self) -> Self {
         self.logging = true;
+        self.set_level = Some(set_level);
         self
     }
 
@@ -211,7 +216,9 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     pub fn handle<'e>(&mut self, state: &mut S, event: Event<'e>) -> Option<Event<'e>> {
         match event {
             Event::Request(mut request) => {
-                if self.logging && request.method == crate::mcp::Method::LoggingSetLevel {
+                if let Some(set_level) = self.set_level
+                    && request.method == crate::mcp::Method::LoggingSetLevel
+                {
                     if let Some(level) = set_level(&mut request) {
                         self.log_level = Some(level);
                         #[cfg(feature = "std")]
@@ -292,6 +299,9 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         core::mem::take(&mut self.pending_changes)
     }
 }
+
+/// Answers `logging/setLevel`, giving the level it set.
+pub(crate) type SetLevel = fn(&mut IncomingRequest<'_>) -> Option<LoggingLevel>;
 
 /// Reads a `logging/setLevel` request's level and answers it (`None`: its params were
 /// not a level, answered -32602).
