@@ -40,6 +40,8 @@ pub use envelope::{
 };
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
 pub(crate) use number::NumberBuf;
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub(crate) use number::ProgressF64;
 pub use number::{NUMBER_CAPACITY, Number, ProgressValue};
 pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};

@@ -284,16 +284,27 @@ impl Raw {
     pub fn stream_until(&mut self, needle: &str) -> io::Result<String> {
         let mut text = String::new();
         while !text.contains(needle) {
-            let size = usize::from_str_radix(self.line()?.split(';').next().unwrap_or("").trim(), 16)
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
-            if size == 0 {
+            let Some(chunk) = self.next_chunk()? else {
                 return Err(io::Error::new(io::ErrorKind::UnexpectedEof, format!("stream ended: {text:?}")));
-            }
-            let chunk = self.exact(size)?;
+            };
             text.push_str(&String::from_utf8_lossy(&chunk));
-            self.exact(2)?;
         }
         Ok(text)
+    }
+
+    /// The next chunk of a chunked body whose head `response` read (`None` at its end):
+    /// for reading an SSE answer event by event.
+    #[allow(dead_code)]
+    pub fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let size = usize::from_str_radix(self.line()?.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+        if size == 0 {
+            while !self.line()?.is_empty() {}
+            return Ok(None);
+        }
+        let chunk = self.exact(size)?;
+        self.exact(2)?;
+        Ok(Some(chunk))
     }
 
     /// Waits up to `limit` for the server to close the connection; the time it took.

@@ -68,6 +68,11 @@ pub(crate) trait Sessions {
     ) -> Result<(), RequestError>;
     fn protocol_version(&self, session: SessionTag) -> Option<ProtocolVersion>;
     fn peer_capabilities(&self, session: SessionTag) -> Option<CapabilitySet>;
+    /// Whether `session` has messages waiting for room in its queue.
+    fn backlogged(&self, session: SessionTag) -> bool {
+        let _ = session;
+        false
+    }
 }
 
 /// What an adapter lends a context for one callback.
@@ -130,6 +135,23 @@ impl<'c, M> Context<'c, M> {
 
     fn push(&mut self, session: SessionTag, action: Action) {
         self.parts.actions.push((session, action));
+    }
+
+    /// Sends `action` to `session`, in order behind what it sent before (for the
+    /// crate's own bindings, which keep requests by their
+    /// [`PendingRequest`](crate::session::PendingRequest) rather than as tickets).
+    pub(crate) fn act(&mut self, session: SessionTag, action: Action) {
+        self.push(session, action);
+    }
+
+    /// Whether `session` had messages waiting for room when the callback began: what
+    /// can wait (progress) then should, so that a peer that reads nothing does not make
+    /// the queue grow.
+    pub(crate) fn backlogged(&self, session: SessionTag) -> bool {
+        if self.parts.session == Some(session) && self.parts.queued {
+            return true;
+        }
+        self.parts.sessions.as_deref().is_some_and(|s| s.backlogged(session))
     }
 
     /// Keeps `req` to be answered later, from this thread or a worker's (see

@@ -320,4 +320,9 @@ impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
         let h = self.tags.get(&session)?;
         Some(self.table.get(*h)?.caps)
     }
+
+    fn backlogged(&self, session: SessionTag) -> bool {
+        let Some(h) = self.tags.get(&session) else { return false };
+        matches!(self.table.get(*h).map(|s| &s.life), Some(Life::Awake(a)) if !a.outbox.is_empty())
+    }
 }
