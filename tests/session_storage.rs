@@ -70,6 +70,35 @@ fn an_empty_vec_is_too_small_not_a_panic() {
     assert_eq!(err.err(), Some(mcp_sansio::session::ConfigError::RxTooSmall { needed: 256 }));
 }
 
+#[test]
+fn an_endpoint_built_in_place_works_like_a_returned_one() {
+    let returned =
+        exercise(&mut Endpoint::<'static, 4, 4>::new(server_config(), leak(2048), leak(2048), Instant::ZERO).unwrap());
+    let mut place = None;
+    let ep =
+        Endpoint::<'static, 4, 4>::new_in(&mut place, server_config(), leak(2048), leak(2048), Instant::ZERO).unwrap();
+    assert_eq!(exercise(ep), returned);
+    assert!(place.is_some());
+    // A client queues its initialize request there too.
+    let mut place = None;
+    let client =
+        Endpoint::<'static, 4, 4>::new_in(&mut place, client_config(), leak(2048), leak(2048), Instant::ZERO).unwrap();
+    assert!(matches!(client.poll_output(), Output::Transmit(t) if t.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":")));
+}
+
+#[test]
+fn an_endpoint_refused_in_place_leaves_the_place_empty() {
+    let mut place =
+        Some(Endpoint::<'static, 4, 4>::new(server_config(), leak(2048), leak(2048), Instant::ZERO).unwrap());
+    let err = Endpoint::new_in(&mut place, server_config(), leak(16), leak(2048), Instant::ZERO).err();
+    assert_eq!(err, Some(mcp_sansio::session::ConfigError::RxTooSmall { needed: 256 }));
+    assert!(place.is_none());
+    // Refused after it was built (a transmit buffer too small for the initialize result).
+    let err = Endpoint::new_in(&mut place, server_config(), leak(2048), leak(300), Instant::ZERO).err();
+    assert!(matches!(err, Some(mcp_sansio::session::ConfigError::TxTooSmall { .. })), "{err:?}");
+    assert!(place.is_none());
+}
+
 /// A session started on small buffers grows them as its messages need: a message longer
 /// than the receive buffer is read once a larger one is swapped in, and an answer longer
 /// than the transmit buffer waits (`try_respond`: TxFull, not -32603) until one is.
