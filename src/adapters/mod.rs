@@ -4,5 +4,7 @@
 //! them. Each one is the same shape: read bytes or messages, feed them with the current
 //! time, drain, write, and wait for the next input or deadline, whichever comes first.
 
+#[cfg(feature = "http")]
+pub mod http;
 #[cfg(feature = "stdio")]
 pub mod stdio;
