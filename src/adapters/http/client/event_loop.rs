@@ -47,9 +47,12 @@ pub trait App<const OUT: usize, const IN: usize> {
         None
     }
 
-    /// Every event of the transport, for the application's log: connected, fell back
-    /// to HTTP+SSE, reconnecting, a lost message, the server's misbehaviour. The loop
-    /// acts on them itself (see [`credentials`](Self::credentials) and [`Outcome`]).
+    /// Every event of the transport: connected, fell back to HTTP+SSE, reconnecting,
+    /// the server's misbehaviour, and [`Lost`](TransportEvent::Lost): a request whose
+    /// exchange failed for good (refused, unauthorized, a stream that could not be
+    /// resumed). The session has cancelled such a request already, so no session event
+    /// follows for it: fail it here. The loop acts on the rest itself (see
+    /// [`credentials`](Self::credentials) and [`Outcome`]).
     fn on_transport(&mut self, event: &TransportEvent<'_>) {
         let _ = event;
     }
@@ -100,6 +103,31 @@ pub struct HttpClientLoop<M> {
     spare: Vec<(Vec<u8>, Vec<u8>)>,
     /// Addresses by authority, resolved once.
     resolved: Vec<(String, Vec<SocketAddr>)>,
+}
+
+/// Holding the application while the standalone stream opens (see
+/// [`Options::standalone_wait`]): once, after the handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gate {
+    /// The stream has not started opening.
+    Unseen,
+    /// Holding until the stream answers, or `until`.
+    Holding { until: Instant },
+    /// Never again.
+    Open,
+}
+
+impl Gate {
+    /// Whether the application is held now.
+    fn holds<const X: usize>(&mut self, http: &HttpClient<'_, X>, now: Instant, wait: Duration) -> bool {
+        let opening = http.standalone_opening();
+        *self = match *self {
+            Gate::Unseen if opening && !wait.is_zero() => Gate::Holding { until: now + wait },
+            Gate::Holding { until } if !opening || now >= until => Gate::Open,
+            other => other,
+        };
+        matches!(self, Gate::Holding { .. })
+    }
 }
 
 /// What one run carries between its steps.
@@ -195,6 +223,8 @@ impl<M: Send + 'static> HttpClientLoop<M> {
         let mailbox = self.mailbox();
         let mut app_deadline: Option<Instant> = None;
         let mut linger: Option<Instant> = None;
+        let mut gate = Gate::Unseen;
+        let wait = self.options.standalone_wait;
         loop {
             // 1. Everything as far as it goes: connections fed to the core, the core
             //    drained, the application's next steps, until nothing moves.
@@ -202,6 +232,9 @@ impl<M: Send + 'static> HttpClientLoop<M> {
             loop {
                 let mut moved = self.pump(now, st, endpoint, http, app, &mailbox);
                 if st.outcome.is_some() || st.fatal.is_some() {
+                    break;
+                }
+                if gate.holds(http, now, wait) {
                     break;
                 }
                 app_deadline = app.on_idle(endpoint, now);
@@ -224,8 +257,10 @@ impl<M: Send + 'static> HttpClientLoop<M> {
                     return Ok(Outcome::Closed(reason));
                 }
             }
-            // 3. A message from another thread, while what the application sends can go.
-            if self.shared.pending() && http.exchanges_in_use() < X {
+            // 3. A message from another thread, one per turn (not while the application
+            //    is held for the standalone stream).
+            let held = gate.holds(http, now, wait);
+            if self.shared.pending() && !held {
                 if let Some(message) = self.shared.take() {
                     app.on_message(endpoint, now, message);
                 }
@@ -233,10 +268,13 @@ impl<M: Send + 'static> HttpClientLoop<M> {
             }
             // 4. Wait for the sockets, the mailbox, or the earliest deadline.
             let conn_deadline = self.conns.iter().flatten().filter_map(|c| c.deadline).min();
-            let deadline = [st.link_deadline, app_deadline, conn_deadline, linger.filter(|_| endpoint.is_closed())]
-                .into_iter()
-                .flatten()
-                .min();
+            let gate_deadline = match gate {
+                Gate::Holding { until } => Some(until),
+                _ => None,
+            };
+            let closing = linger.filter(|_| endpoint.is_closed());
+            let deadline =
+                [st.link_deadline, app_deadline, conn_deadline, closing, gate_deadline].into_iter().flatten().min();
             let timeout = deadline.map(|at| at.saturating_duration_since(now));
             match self.poll.poll(&mut self.events, timeout) {
                 Ok(()) => {}

@@ -11,9 +11,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 ///
 /// The queue is bounded ([`Options::mailbox_capacity`](super::Options::mailbox_capacity),
 /// 64 by default): [`send`](Self::send) waits for room, [`try_send`](Self::try_send)
-/// never waits. The loop takes one message per turn, and none while what the
-/// application sends cannot go out (no exchange is free), so a producer faster than
-/// the server meets backpressure here.
+/// never waits. The loop takes one message per turn, after everything the sockets had
+/// has been handled. What the application sends from it waits in the endpoint's
+/// (bounded) transmit buffer while no exchange is free; when that is full,
+/// `send_request` says so (`TxFull`) and the application keeps the work.
 pub struct Mailbox<M>(pub(super) Arc<Shared<M>>);
 
 impl<M> Clone for Mailbox<M> {

@@ -13,11 +13,13 @@ pub struct Options {
     pub(crate) read_buffer: usize,
     pub(crate) close_linger: Duration,
     pub(crate) mailbox_capacity: usize,
+    pub(crate) standalone_wait: Duration,
 }
 
 impl Options {
     /// Connect within 10 s, a response head within 30 s (none for a request's answer),
-    /// 16 KiB read buffers, 2 s for the `DELETE` at close, 64 mailbox messages.
+    /// 16 KiB read buffers, 2 s for the `DELETE` at close, 64 mailbox messages, at most
+    /// 2 s holding the application for the standalone stream.
     pub const fn new() -> Self {
         Self {
             connect_timeout: Duration::from_secs(10),
@@ -26,6 +28,7 @@ impl Options {
             read_buffer: 16 * 1024,
             close_linger: Duration::from_secs(2),
             mailbox_capacity: 64,
+            standalone_wait: Duration::from_secs(2),
         }
     }
 
@@ -72,6 +75,21 @@ impl Options {
     /// least 1).
     pub const fn mailbox_capacity(mut self, n: usize) -> Self {
         self.mailbox_capacity = if n == 0 { 1 } else { n };
+        self
+    }
+}
+
+impl Options {
+    /// How long the application is held, once the handshake is done, while the
+    /// standalone `GET` stream is being opened ([`HttpClient::standalone_opening`](crate::http::client::HttpClient::standalone_opening)):
+    /// [`App::on_idle`](super::App::on_idle) and [`App::on_message`](super::App::on_message)
+    /// are not called meanwhile, so the first requests go out once the server can reach
+    /// the client. Servers that drop what they have for a stream nobody has opened (the
+    /// TypeScript SDK does, for a request a tool sends without relating it to the call)
+    /// would otherwise lose a `sampling/createMessage` or `elicitation/create` sent while
+    /// the `GET` is on its way. Zero turns the wait off.
+    pub const fn standalone_wait(mut self, t: Duration) -> Self {
+        self.standalone_wait = t;
         self
     }
 }
