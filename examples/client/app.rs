@@ -889,6 +889,17 @@ impl ClientApp {
         }
     }
 
+    /// A request the transport could not deliver or get answered (an HTTP exchange
+    /// failed for good; the session has cancelled it, so no session event follows).
+    pub fn on_request_lost(&mut self, id: &RequestId, reason: &str) {
+        if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } = &self.waiting
+            && want == id
+        {
+            self.waiting = Waiting::Nothing;
+            self.fail(format!("request {id} was lost: {reason}"));
+        }
+    }
+
     /// The script's next step, when the loop is about to wait; returns when to look again.
     pub fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         if !self.ready || self.finished {

@@ -141,6 +141,15 @@ impl Conformance {
         }
     }
 
+    /// A request the transport lost: the step fails, the script goes on.
+    pub fn on_request_lost(&mut self, id: &RequestId, reason: &str) {
+        if self.waiting.as_ref().is_some_and(|(want, _)| want == id)
+            && let Some((_, what)) = self.waiting.take()
+        {
+            self.fail(format!("{what}: lost ({reason})"));
+        }
+    }
+
     /// The next step once the last one was answered; closes the session at the end.
     pub fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         if !self.ready || self.finished || self.waiting.is_some() {

@@ -11,6 +11,7 @@ use mcp_sansio::http::client::{ClientConfig, Event as TransportEvent, HttpClient
 use mcp_sansio::http::headers::BearerParams;
 use mcp_sansio::session::{Event, OutputMode};
 use mcp_sansio::time::Instant;
+use mcp_sansio::wire::RequestId;
 
 use crate::app::{ClientApp, ClientEndpoint, IN, OUT, Plan};
 use crate::conformance::Conformance;
@@ -36,6 +37,7 @@ pub fn transport_mode(name: &str) -> Result<TransportMode, String> {
 trait Script {
     fn event(&mut self, ev: Event<'_>);
     fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant>;
+    fn lost(&mut self, id: &RequestId, reason: &str);
     /// Whether the script ran to its end with every step behaving.
     fn verdict(&mut self, ended: &str) -> bool;
 }
@@ -46,6 +48,9 @@ impl Script for ClientApp {
     }
     fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         ClientApp::advance(self, ep, now)
+    }
+    fn lost(&mut self, id: &RequestId, reason: &str) {
+        self.on_request_lost(id, reason);
     }
     fn verdict(&mut self, ended: &str) -> bool {
         let mut ok = self.finished && self.failures.is_empty();
@@ -72,6 +77,9 @@ impl Script for Conformance {
     }
     fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         Conformance::advance(self, ep, now)
+    }
+    fn lost(&mut self, id: &RequestId, reason: &str) {
+        self.on_request_lost(id, reason);
     }
     fn verdict(&mut self, ended: &str) -> bool {
         self.verdict(ended)
@@ -121,6 +129,9 @@ impl<S: Script> App<OUT, IN> for OverHttp<S> {
             other => format!("{other:?}"),
         };
         println!("   · http: {text}");
+        if let TransportEvent::Lost { request: Some(id), reason, .. } = event {
+            self.0.lost(id, &reason.to_string());
+        }
     }
 
     fn credentials(&mut self, status: u16, challenge: Option<&BearerParams<'_>>) -> Option<String> {
