@@ -45,9 +45,7 @@ fn serve(input: io::PipeReader, output: io::PipeWriter) -> io::Result<CloseReaso
         ServerEndpoint::new(server_app::config(), &mut rx, &mut tx, event_loop.clock().now())
             .map_err(io::Error::other)?;
     let mut app = ServerApp::new(opts)?;
-    let reason = event_loop.run(&mut endpoint, output, &mut app)?;
-    app.stop_jobs();
-    Ok(reason)
+    event_loop.serve(&mut endpoint, output, &mut app)
 }
 
 fn call(name: &str, args: &str) -> ToolCall {

@@ -273,6 +273,7 @@ fn content_fixtures_answer_exactly() {
         "test_elicitation_sep1330_enums",
         "json_schema_2020_12_tool",
         "test_long_running",
+        "test_reconnection",
     ] {
         assert!(names.contains(&fixture), "{fixture} is not listed: {names:?}");
     }
@@ -871,7 +872,7 @@ fn the_example_client_runs_its_whole_script_against_the_example_server() {
     for expected in [
         "negotiated protocol version 2025-11-25",
         "pong after",
-        "no nextCursor: that was the last page (17 items in 9 page(s))",
+        "no nextCursor: that was the last page (18 items in 9 page(s))",
         "test_sampling answered: \"LLM response: A scripted answer to: Say hello\"",
         "progress on request",
         "no answer will come",

@@ -14,8 +14,8 @@
 //! * an SSE stream held open while hundreds of POSTs go through, all answered promptly.
 //!
 //! The server under test is `$MCP_HTTP_SERVER` (a command with `{port}` in it), by default
-//! `examples/server --http 127.0.0.1:{port}` as built beside this test. Until issue 9
-//! lands that server has no `--http`, so the tests are ignored; run them with
+//! `examples/server --http 127.0.0.1:{port}` as built beside this test. They start and
+//! measure a server process one at a time, so plain `cargo test` skips them; run them with
 //!
 //!     cargo test --release --test http_hostile -- --ignored --test-threads 1
 //!
@@ -67,7 +67,7 @@ fn still_usable(server: &Target, mut raw: Raw, what: &str) -> Result<(), String>
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn malformed_request_heads_are_refused_and_the_server_stays_up() {
     let _g = serial();
     let mut server = Server::start();
@@ -199,7 +199,7 @@ fn send_oversized(server: &Server, head: String, total: usize, chunked: bool) ->
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn bodies_past_the_cap_get_413_without_being_read() {
     let _g = serial();
     let server = Server::start();
@@ -250,7 +250,7 @@ fn bodies_past_the_cap_get_413_without_being_read() {
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn slow_clients_that_never_finish_headers_are_closed() {
     let _g = serial();
     let server = Server::start();
@@ -292,7 +292,7 @@ fn slow_clients_that_never_finish_headers_are_closed() {
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn invalid_json_gets_400_with_an_id_less_error() {
     let _g = serial();
     let server = Server::start();
@@ -333,7 +333,7 @@ fn invalid_json_gets_400_with_an_id_less_error() {
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn a_hostile_origin_gets_403_and_a_foreign_host_4xx() {
     let _g = serial();
     let server = Server::start();
@@ -378,7 +378,7 @@ fn a_hostile_origin_gets_403_and_a_foreign_host_4xx() {
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn thousands_of_sessions_are_served_or_refused_with_bounded_memory() {
     let _g = serial();
     let mut server = Server::start();
@@ -434,7 +434,7 @@ fn thousands_of_sessions_are_served_or_refused_with_bounded_memory() {
 }
 
 #[test]
-#[ignore = "needs examples/server --http (issue 9); see the module docs"]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
 fn an_open_sse_stream_does_not_hold_up_posts() {
     let _g = serial();
     let server = Server::start();

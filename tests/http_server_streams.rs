@@ -355,3 +355,22 @@ fn legacy_stream() {
     assert!(!end);
     assert!(Streams::<Vec<u8>, 4, 4>::legacy(vec![0; 64], StreamConfig::default(), "/x\r\n").is_none());
 }
+
+#[test]
+fn a_resumed_stream_replays_without_a_second_priming_event() {
+    let mut s = streams(ProtocolVersion::V2025_11_25);
+    let a = s.open_post(t(0), 1, 1).unwrap();
+    s.push(t(0), Some(a), PROGRESS, false).unwrap();
+    outputs(&mut s);
+    let (text, _) = read_all(&mut s, t(0), 1, 4096);
+    assert!(text.ends_with(&format!("id: {EPOCH:08x}-{a}-1\ndata: {}\n\n", String::from_utf8_lossy(PROGRESS))));
+    // The connection drops after event 1; the response comes meanwhile.
+    assert!(s.connection_closed(1));
+    s.push(t(5), Some(a), RESPONSE, true).unwrap();
+    s.open_get(t(10), 2, Some(&format!("{EPOCH:08x}-{a}-1"))).unwrap();
+    outputs(&mut s);
+    let (text, end) = read_all(&mut s, t(10), 2, 4096);
+    // Only what came after event 1: no priming event repeating its id.
+    assert_eq!(text, format!("id: {EPOCH:08x}-{a}-2\ndata: {}\n\n", String::from_utf8_lossy(RESPONSE)));
+    assert!(end);
+}

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant as StdInstant};
 
+use mcp_sansio::adapters::app::{Context, Handler, Ticket};
 use mcp_sansio::adapters::stdio::{App, Mailbox, Sink, StdioLoop, WorkerPool};
 use mcp_sansio::mcp::{Method, Role};
 use mcp_sansio::session::{CloseReason, Config, Endpoint, Event, PendingRequest, SendError};
@@ -295,4 +296,73 @@ fn the_output_pipe_is_left_blocking_as_it_was_found() {
     std::thread::sleep(Duration::from_millis(50));
     std::io::Read::read_exact(&mut client_in, &mut all).unwrap();
     writer.join().unwrap().expect("a blocking write waits for the reader");
+}
+
+/// A [`Handler`] whose slow tool runs on a worker with a ticket: the ticket's
+/// cancellation signal stops the worker when the client cancels, without a table of
+/// flags, and a ping is answered meanwhile.
+struct Ticketed {
+    pool: WorkerPool,
+    stopped: Arc<AtomicU64>,
+}
+
+impl Handler for Ticketed {
+    type Message = ();
+
+    fn on_event(&mut self, cx: &mut Context<'_, ()>, event: Event<'_>) {
+        let Event::Request(mut req) = event else { return };
+        if req.method != Method::ToolsCall {
+            cx.reply(&mut req, &RawJson::EMPTY_OBJECT);
+            return;
+        }
+        let ticket: Ticket = cx.ticket(&req);
+        let stopped = Arc::clone(&self.stopped);
+        self.pool.execute(move || {
+            let started = StdInstant::now();
+            if ticket.sleep(Duration::from_secs(5)) {
+                ticket.respond(&RawJson::parse(br#"{"content":[]}"#).unwrap());
+            } else {
+                stopped.store(started.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
+            }
+        });
+    }
+}
+
+#[test]
+fn a_handler_s_ticket_is_cancelled_when_the_client_cancels() {
+    let (server_in, mut client_out) = std::io::pipe().unwrap();
+    let (client_in, server_out) = std::io::pipe().unwrap();
+    let stopped = Arc::new(AtomicU64::new(0));
+    let seen = Arc::clone(&stopped);
+    let server = std::thread::spawn(move || {
+        let config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+            .capabilities(RawJson::parse(br#"{"tools":{}}"#).unwrap());
+        let mut ev_loop = StdioLoop::new(server_in).unwrap();
+        let (mut rx, mut tx) = (vec![0u8; 8192], vec![0u8; 8192]);
+        let mut ep: Endpoint<'_, 4, 4> = Endpoint::new(config, &mut rx, &mut tx, ev_loop.clock().now()).unwrap();
+        let mut handler = Ticketed { pool: WorkerPool::new(2).unwrap(), stopped: seen };
+        ev_loop.serve(&mut ep, server_out, &mut handler).unwrap()
+    });
+    let mut lines = BufReader::new(client_in).lines();
+    let mut send = |s: &str| {
+        client_out.write_all(s.as_bytes()).unwrap();
+        client_out.write_all(b"\n").unwrap();
+        client_out.flush().unwrap();
+    };
+    send(INITIALIZE.trim_end());
+    assert!(lines.next().unwrap().unwrap().contains(r#""protocolVersion":"2025-06-18""#));
+    send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}"#);
+    send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    assert_eq!(lines.next().unwrap().unwrap(), r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+    send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#);
+    let until = StdInstant::now() + Duration::from_secs(2);
+    while stopped.load(Ordering::SeqCst) == 0 && StdInstant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let took = stopped.load(Ordering::SeqCst);
+    assert!(took > 0 && took < 2000, "the worker saw the cancellation after {took} ms (0: never)");
+    drop(client_out);
+    assert_eq!(server.join().unwrap(), CloseReason::PeerClosed);
+    assert!(lines.next().is_none(), "no answer to the cancelled call");
 }

@@ -423,7 +423,8 @@ impl Session {
             bad(format!("no response to tools/call {id}: {} {}", r.status, String::from_utf8_lossy(&r.body)))
         })?;
         if r.status != 200
-            || !r.body.windows(7).any(|w| w == b"\"hello\"")
+            // The echoed text ends with the message ("hello", or examples/server's "Echo: hello").
+            || !r.body.windows(6).any(|w| w == b"hello\"")
             || !r.body.windows(8).any(|w| w == b"\"result\"")
         {
             return Err(bad(format!(

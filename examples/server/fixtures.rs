@@ -43,7 +43,7 @@ pub const JSON_SCHEMA_2020_12: &str = concat!(
 );
 
 /// Every tool that is always listed: name, description, input schema.
-pub const TOOLS: [(&str, &str, &str); 17] = [
+pub const TOOLS: [(&str, &str, &str); 18] = [
     ("test_simple_text", "Tests simple text content response", NO_ARGS),
     ("test_image_content", "Tests image content response", NO_ARGS),
     ("test_audio_content", "Tests audio content response", NO_ARGS),
@@ -78,6 +78,11 @@ pub const TOOLS: [(&str, &str, &str); 17] = [
         "test_long_running",
         "Works for steps x stepMs milliseconds on a worker thread, reporting progress after each step; honours cancellation",
         r#"{"type":"object","properties":{"steps":{"type":"integer","minimum":1,"maximum":1000,"default":10},"stepMs":{"type":"integer","minimum":0,"maximum":10000,"default":100}}}"#,
+    ),
+    (
+        "test_reconnection",
+        "Over HTTP, closes the SSE stream of this call after its priming event; the answer comes on the stream the client resumes",
+        NO_ARGS,
     ),
     ("toggle_extra_tool", "Adds or removes the tool extra_tool, then sends notifications/tools/list_changed", NO_ARGS),
     (

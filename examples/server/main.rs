@@ -1,21 +1,27 @@
-//! A complete MCP server over stdio, on the blocking [`StdioLoop`] with a worker pool.
+//! A complete MCP server over stdio or HTTP: the same [`Handler`](mcp_sansio::adapters::app::Handler)
+//! on [`StdioLoop`] or on [`HttpServer`], with a worker pool.
 //!
 //! It offers every fixture of the official conformance suite (tools `test_*`, resources
 //! `test://…`, prompts `test_*`, completion, logging) plus:
 //!
 //! * `test_long_running` (`{"steps":10,"stepMs":100}`): works on a worker thread,
 //!   reporting progress after each step, and stops when the client cancels;
+//! * `test_reconnection`: over Streamable HTTP, closes the call's SSE stream after its
+//!   priming event; the answer comes on the GET the client resumes with (SEP-1699);
 //! * `toggle_extra_tool`: adds or removes `extra_tool` and sends
 //!   `notifications/tools/list_changed`;
 //! * `update_watched_resource` (`{"text":…}`): changes `test://watched-resource` and
 //!   notifies its subscribers with `notifications/resources/updated`;
 //! * `echo` (`{"message":…}`).
 //!
-//! Every list is paginated with signed cursors. The server exits by itself, with status
-//! 0, once its input ends and it has answered what it owes.
+//! Every list is paginated with signed cursors. Over stdio the server exits by itself,
+//! with status 0, once its input ends and it has answered what it owes. With `--http
+//! ADDR` it serves Streamable HTTP at `/mcp` and the legacy HTTP+SSE transport at `/sse`
+//! (POSTs to `/messages`) until it is killed, and prints `listening on http://ADDR` on
+//! stderr once it accepts connections (ADDR with port 0: a free port).
 //!
-//!     cargo run --example server --features stdio -- [--page-size N] [--workers N]
-//!         [--watch-interval-ms MS] [--verbose]
+//!     cargo run --example server --features stdio,http -- [--http ADDR] [--json-response]
+//!         [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
 
 mod app;
 mod fixtures;
@@ -28,6 +34,20 @@ use mcp_sansio::adapters::stdio::{Sink, StdioLoop};
 
 use app::{Options, ServerApp, ServerEndpoint};
 
+#[cfg(feature = "http")]
+const USAGE: &str =
+    "usage: server [--http ADDR [--json-response]] [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
+
+  --http ADDR            serve Streamable HTTP at /mcp and HTTP+SSE at /sse on ADDR
+                         (127.0.0.1:3000; port 0: any free port) instead of stdio
+  --json-response        over HTTP, answer a POST with plain JSON when nothing comes
+                         before its response (default: always an SSE stream)
+  --page-size N          items per page of every list (default 1000: one page)
+  --workers N            worker threads for slow tools (default 4)
+  --watch-interval-ms MS also change test://watched-resource every MS milliseconds
+  --verbose              describe every event on stderr";
+
+#[cfg(not(feature = "http"))]
 const USAGE: &str = "usage: server [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
 
   --page-size N          items per page of every list (default 1000: one page)
@@ -38,37 +58,49 @@ const USAGE: &str = "usage: server [--page-size N] [--workers N] [--watch-interv
 /// The receive buffer: the largest message the server accepts (longer lines are skipped).
 const RX_BUFFER: usize = 512 * 1024;
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut opts = Options::default();
+/// The command line: the application's options, and the HTTP ones.
+struct Args {
+    opts: Options,
+    http: Option<String>,
+    json_response: bool,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args { opts: Options::default(), http: None, json_response: false };
     while let Some(arg) = args.next() {
-        let mut number = |flag: &str| -> Result<u64, String> {
-            let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            value.parse().map_err(|_| format!("{flag}: not a number: {value}"))
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
+        let number = |flag: &str, v: String| -> Result<u64, String> {
+            v.parse().map_err(|_| format!("{flag}: not a number: {v}"))
         };
         match arg.as_str() {
-            "--page-size" => opts.page_size = number("--page-size")?.max(1) as usize,
-            "--workers" => opts.workers = number("--workers")?.clamp(1, 64) as usize,
+            "--page-size" => a.opts.page_size = number("--page-size", value("--page-size")?)?.max(1) as usize,
+            "--workers" => a.opts.workers = number("--workers", value("--workers")?)?.clamp(1, 64) as usize,
             "--watch-interval-ms" => {
-                opts.watch_interval = Some(Duration::from_millis(number("--watch-interval-ms")?.max(1)))
+                let ms = number("--watch-interval-ms", value("--watch-interval-ms")?)?;
+                a.opts.watch_interval = Some(Duration::from_millis(ms.max(1)))
             }
-            "--verbose" => opts.verbose = true,
+            "--verbose" => a.opts.verbose = true,
+            #[cfg(feature = "http")]
+            "--http" => a.http = Some(value("--http")?),
+            #[cfg(feature = "http")]
+            "--json-response" => a.json_response = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument: {other}")),
         }
     }
-    Ok(opts)
+    Ok(a)
 }
 
-fn run(opts: Options) -> io::Result<()> {
+fn run_stdio(opts: Options) -> io::Result<()> {
     let verbose = opts.verbose;
     let mut event_loop = StdioLoop::stdin()?;
     let (mut rx, mut tx) = (vec![0u8; RX_BUFFER], vec![0u8; opts.tx_capacity]);
     let mut endpoint: ServerEndpoint<'_> =
         ServerEndpoint::new(app::config(), &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
     let mut app = ServerApp::new(opts)?;
-    let reason = event_loop.run(&mut endpoint, Sink::stdout()?, &mut app)?;
-    // Stop the workers still busy for a client that is gone; dropping the app joins them.
-    app.stop_jobs();
+    let reason = event_loop.serve(&mut endpoint, Sink::stdout()?, &mut app)?;
+    // Dropping the app joins its workers (their tickets were cancelled when the session
+    // ended, so they stop at once).
     drop(app);
     if verbose {
         eprintln!("[server] exiting: {reason}");
@@ -76,9 +108,25 @@ fn run(opts: Options) -> io::Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "http")]
+fn run_http(addr: &str, json_response: bool, opts: Options) -> io::Result<()> {
+    use mcp_sansio::adapters::http::server::{HttpServer, ServerOptions};
+    use mcp_sansio::http::server::JsonResponses;
+
+    let mut options = ServerOptions::default();
+    options.config.json_responses = if json_response { JsonResponses::WhenPossible } else { JsonResponses::Never };
+    options.rx_buffer = RX_BUFFER;
+    options.tx_buffer = opts.tx_capacity;
+    options.event_store = opts.tx_capacity + 64 * 1024;
+    let mut app = ServerApp::new(opts)?;
+    let mut server: HttpServer<'_, ServerApp, { app::OUT }, 16> = HttpServer::bind(addr, app::config(), options)?;
+    eprintln!("listening on http://{}", server.local_addr());
+    server.run(&mut app)
+}
+
 fn main() -> ExitCode {
-    let opts = match parse_args(std::env::args().skip(1)) {
-        Ok(opts) => opts,
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
         Err(message) => {
             if !message.is_empty() {
                 eprintln!("server: {message}");
@@ -87,7 +135,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(opts) {
+    let result = match args.http {
+        #[cfg(feature = "http")]
+        Some(addr) => run_http(&addr, args.json_response, args.opts),
+        _ => {
+            let _ = args.json_response;
+            run_stdio(args.opts)
+        }
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("server: {e}");

@@ -48,3 +48,20 @@ pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::{FrameView, Framing, JsonOut, TAG_HEADER, read_tag};
 pub(crate) use navigate::batch_element;
+
+/// Compact JSON of `value` in a new vector: how the std adapters keep a message that
+/// must wait (the same bytes the endpoint's encoder writes).
+#[cfg(feature = "alloc")]
+pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
+    let mut buf = alloc::vec![0u8; 256];
+    loop {
+        let mut out = ser::Out::new(&mut buf);
+        ser::to_out(&mut out, value)?;
+        if let Some(n) = out.written().map(<[u8]>::len) {
+            buf.truncate(n);
+            return Ok(buf);
+        }
+        let needed = out.len();
+        buf.resize(needed, 0);
+    }
+}

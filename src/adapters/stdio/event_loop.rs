@@ -35,6 +35,12 @@ pub trait App<const OUT: usize, const IN: usize> {
         let _ = (endpoint, now);
         None
     }
+
+    /// Whether the application takes another mailbox message now (`false` while what
+    /// it has to send waits for room: the mailbox then fills and senders wait).
+    fn accepting(&self) -> bool {
+        true
+    }
 }
 
 /// Runs an [`Endpoint`] over a byte stream; see the [module docs](super).
@@ -95,6 +101,11 @@ impl<M: Send + 'static> StdioLoop<M> {
         self
     }
 
+    /// The shared state, for [`serve`](Self::serve).
+    pub(super) fn shared(&self) -> Arc<Shared<M>> {
+        Arc::clone(&self.shared)
+    }
+
     /// A mailbox for other threads.
     pub fn mailbox(&self) -> Mailbox<M> {
         Mailbox(Arc::clone(&self.shared))
@@ -117,14 +128,14 @@ impl<M: Send + 'static> StdioLoop<M> {
     ) -> io::Result<CloseReason> {
         let mut out = Out::new(output.into());
         self.shared.start();
-        let result = self.serve(endpoint, &mut out, app);
+        let result = self.drive(endpoint, &mut out, app);
         self.shared.stop();
         let reason = result?;
         out.finish(self.linger)?;
         Ok(reason)
     }
 
-    fn serve<A: App<OUT, IN, Message = M>, const OUT: usize, const IN: usize>(
+    fn drive<A: App<OUT, IN, Message = M>, const OUT: usize, const IN: usize>(
         &mut self,
         endpoint: &mut Endpoint<'_, OUT, IN>,
         out: &mut Out<'_>,
@@ -175,6 +186,7 @@ impl<M: Send + 'static> StdioLoop<M> {
                 }
             }
             if out.accepting()
+                && app.accepting()
                 && let Some(message) = self.shared.take_message()
             {
                 app.on_message(endpoint, now, message);

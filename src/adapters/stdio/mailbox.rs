@@ -1,9 +1,9 @@
 //! [`Mailbox`]: how other threads hand messages to the loop, through a bounded queue.
 
-use std::fmt;
 use std::sync::Arc;
 
 use super::shared::Shared;
+use crate::adapters::app::{Action, Envelope, Letter, MailboxError, Post, SessionTag};
 
 /// Lets any thread (a worker, a timer, a UI) hand a message to the loop, which passes it
 /// to [`App::on_message`](super::App::on_message) with the endpoint.
@@ -21,43 +21,6 @@ impl<M> Clone for Mailbox<M> {
     }
 }
 
-/// Why [`Mailbox::try_send`] did not deliver a message; the message comes back.
-pub enum MailboxError<M> {
-    /// The mailbox holds as many messages as it may.
-    Full(M),
-    /// The loop has stopped: nobody will take the message.
-    Stopped(M),
-}
-
-impl<M> MailboxError<M> {
-    /// The message that was not delivered.
-    pub fn into_inner(self) -> M {
-        match self {
-            MailboxError::Full(m) | MailboxError::Stopped(m) => m,
-        }
-    }
-}
-
-impl<M> fmt::Debug for MailboxError<M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MailboxError::Full(_) => f.write_str("Full(..)"),
-            MailboxError::Stopped(_) => f.write_str("Stopped(..)"),
-        }
-    }
-}
-
-impl<M> fmt::Display for MailboxError<M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MailboxError::Full(_) => "the mailbox is full",
-            MailboxError::Stopped(_) => "the loop has stopped",
-        })
-    }
-}
-
-impl<M> std::error::Error for MailboxError<M> {}
-
 impl<M> Mailbox<M> {
     /// Delivers `message`, waiting while the mailbox is full. `false`, the message
     /// dropped, if the loop has stopped (or stops while this waits), or if this is the
@@ -65,33 +28,47 @@ impl<M> Mailbox<M> {
     /// is full: the loop cannot wait for itself. Use [`try_send`](Self::try_send) to get
     /// the message back instead.
     pub fn send(&self, message: M) -> bool {
-        let mut state = self.0.lock();
-        loop {
-            if state.stopped {
-                return false;
-            }
-            if state.messages.len() < state.capacity {
-                self.0.push_message(state, message);
-                return true;
-            }
-            if state.loop_thread == Some(std::thread::current().id()) {
-                return false;
-            }
-            state = self.0.wait_for_room(state);
-        }
+        deliver(&self.0, message, true).is_ok()
     }
 
     /// Delivers `message` if there is room now.
     pub fn try_send(&self, message: M) -> Result<(), MailboxError<M>> {
-        let state = self.0.lock();
+        deliver(&self.0, message, false)
+    }
+}
+
+/// Delivers `message`; with `wait`, waits for room unless on the loop's thread.
+fn deliver<M>(shared: &Shared<M>, message: M, wait: bool) -> Result<(), MailboxError<M>> {
+    let mut state = shared.lock();
+    loop {
         if state.stopped {
             return Err(MailboxError::Stopped(message));
         }
-        if state.messages.len() >= state.capacity {
+        if state.messages.len() < state.capacity {
+            shared.push_message(state, message);
+            return Ok(());
+        }
+        if !wait || state.loop_thread == Some(std::thread::current().id()) {
             return Err(MailboxError::Full(message));
         }
-        self.0.push_message(state, message);
-        Ok(())
+        state = shared.wait_for_room(state);
+    }
+}
+
+/// The mailbox of a loop that runs a [`Handler`](crate::adapters::app::Handler).
+impl<M: Send> Post<M> for Shared<Envelope<M>> {
+    fn post_app(&self, message: M, wait: bool) -> Result<(), MailboxError<M>> {
+        match deliver(self, Envelope(Letter::App(message)), wait) {
+            Ok(()) => Ok(()),
+            Err(MailboxError::Full(Envelope(Letter::App(m)))) => Err(MailboxError::Full(m)),
+            Err(MailboxError::Stopped(Envelope(Letter::App(m)))) => Err(MailboxError::Stopped(m)),
+            // `deliver` hands back the letter it was given, an application message.
+            Err(_) => Ok(()),
+        }
+    }
+
+    fn post_act(&self, session: SessionTag, action: Action) -> bool {
+        deliver(self, Envelope(Letter::Act(session, action)), true).is_ok()
     }
 }
 

@@ -8,6 +8,13 @@
 //!   ([`Endpoint::input_buffer`](crate::Endpoint::input_buffer)), replies are written
 //!   straight from its transmit buffer. A request is read, answered and written by one
 //!   thread with no hand-off. Frames queued in one drain go out in one write.
+//! * [`StdioLoop::serve`] runs a [`Handler`](crate::adapters::app::Handler), the
+//!   application interface the HTTP server drives too: handlers answer through a
+//!   context, keep slow requests as tickets for workers (with a cancellation signal),
+//!   and never see a full transmit buffer (the adapter queues and retries). The
+//!   [`app` module](crate::adapters::app) has a complete server with a worker.
+//!   [`StdioLoop::run`] is the lower-level way, for an [`App`] that drives the endpoint
+//!   itself (a client following a script, say).
 //! * [`WorkerPool`] runs slow handlers off the loop, so a long tool call never delays a
 //!   ping or a cancellation.
 //! * [`ChildProcess`] spawns a server, passes its stderr through or captures it, and shuts
@@ -44,12 +51,13 @@ mod event_loop;
 mod input;
 mod mailbox;
 mod output;
+mod serve;
 mod shared;
-mod workers;
 
+pub use crate::adapters::app::MailboxError;
+pub use crate::adapters::app::{DEFAULT_QUEUE, WorkerPool};
 pub use child::{ChildProcess, Exit, StderrMode};
 pub use event_loop::{App, DEFAULT_LINGER, StdioLoop};
-pub use mailbox::{Mailbox, MailboxError};
+pub use mailbox::Mailbox;
 pub use output::{PENDING_LIMIT, Sink};
 pub use shared::DEFAULT_MAILBOX_CAPACITY;
-pub use workers::{DEFAULT_QUEUE, WorkerPool};

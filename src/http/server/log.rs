@@ -126,6 +126,10 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+
+    pub fn into_buffer(self) -> B {
+        self.buf
+    }
 }
 
 #[cfg(test)]

@@ -348,10 +348,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
     /// opens the standalone stream (nothing of another stream is ever replayed). A
     /// connection already carrying that stream is replaced. Returns the stream.
     pub fn open_get(&mut self, now: Instant, exchange: u32, last_event_id: Option<&str>) -> Result<u32, OpenError> {
-        let (stream, cursor) = match last_event_id.and_then(|id| self.parse_event_id(id)) {
-            Some(at) => at,
-            None => (GET_STREAM, self.get_delivered),
-        };
+        let resumed = last_event_id.and_then(|id| self.parse_event_id(id));
+        let (stream, cursor) = resumed.unwrap_or((GET_STREAM, self.get_delivered));
         if let Some(i) = self.conns.iter().position(|c| c.is_some_and(|c| c.stream == stream))
             && let Some(old) = self.conns[i].take()
             && let Some(slot) = self.replaced.iter_mut().find(|r| r.is_none())
@@ -359,6 +357,16 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             *slot = Some(old.exchange);
         }
         self.new_conn(now, exchange, stream, cursor, Mode::Sse)?;
+        if resumed.is_some() && !self.config.close_after_priming {
+            // A resumed stream is not primed again: the client has its position (the
+            // id it sent) and its retry time, and a priming event would repeat the id
+            // of the last event it already has. (When polling, the priming event is how
+            // a connection with nothing new tells the client to wait `retry` before it
+            // polls again.)
+            if let Some(c) = self.conns.iter_mut().flatten().find(|c| c.exchange == exchange) {
+                c.primed = true;
+            }
+        }
         Ok(stream)
     }
 
@@ -681,6 +689,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
     /// Whether the POST stream is still waiting for responses.
     pub fn is_open(&self, stream: u32) -> bool {
         self.open_post_stream(stream).is_some()
+    }
+
+    /// The message store back, to reuse for another session.
+    pub fn into_store(self) -> B {
+        self.log.into_buffer()
     }
 
     /// Forgets everything stored (the session ended).

@@ -36,7 +36,7 @@ impl Pool {
 /// threads together are at least the endpoint's `IN` (the requests it can hold at
 /// once). If it does fill, [`execute`](Self::execute) waits for a worker to take a job;
 /// on the loop's thread that also stops the loop, and a worker waiting on a full
-/// [`Mailbox`](super::Mailbox) would then wait forever: there, prefer
+/// mailbox ([`Sender`](super::Sender)) would then wait forever: there, prefer
 /// [`try_execute`](Self::try_execute) and refuse the request when it hands the job back.
 pub struct WorkerPool {
     pool: Arc<Pool>,

@@ -1,0 +1,297 @@
+//! The sessions: the table (ids, expiry, the cap), their tags, waking and putting away,
+//! and the endpoints as a handler's context reaches them.
+
+use std::collections::HashMap;
+
+use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams};
+use super::store::MapStore;
+use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
+use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
+use crate::mcp::{CapabilitySet, ProtocolVersion};
+use crate::session::{Config, RequestOptions, Snapshot};
+use crate::time::Instant;
+use crate::wire::{RawJson, RequestId};
+
+pub(crate) type Table<'a, const OUT: usize, const IN: usize> =
+    SessionTable<Session<'a, OUT, IN>, MapStore<Session<'a, OUT, IN>>>;
+
+pub(crate) struct Hub<'a, const OUT: usize, const IN: usize> {
+    pub table: Table<'a, OUT, IN>,
+    pub tags: HashMap<SessionTag, SessionHandle>,
+    next_tag: u64,
+    pub pool: Pool,
+    pub config: Config<'a>,
+    pub streams: StreamConfig,
+    pub minter: IdMinter,
+    pub key: Option<SessionKey>,
+    /// Sessions awake now.
+    pub awake: usize,
+    /// Sessions whose endpoint has something to do.
+    pub dirty: Vec<SessionHandle>,
+    /// Sessions that ended, for `on_session_end`.
+    pub ended: Vec<SessionTag>,
+}
+
+impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
+    pub fn new(
+        table: Table<'a, OUT, IN>,
+        pool: Pool,
+        config: Config<'a>,
+        streams: StreamConfig,
+        minter: IdMinter,
+        key: Option<SessionKey>,
+    ) -> Self {
+        Hub {
+            table,
+            tags: HashMap::new(),
+            next_tag: 1,
+            pool,
+            config,
+            streams,
+            minter,
+            key,
+            awake: 0,
+            dirty: Vec::new(),
+            ended: Vec::new(),
+        }
+    }
+
+    fn epoch(&mut self) -> u32 {
+        let b = self.minter.next_bits();
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    fn awake_parts(
+        &mut self,
+        endpoint: Ep<'a, OUT, IN>,
+        store: Box<[u8]>,
+        legacy_url: Option<&str>,
+        version: Option<ProtocolVersion>,
+    ) -> Option<Box<Awake<'a, OUT, IN>>> {
+        let streams = match legacy_url {
+            Some(url) => SessionStreams::legacy(store, self.streams, url)?,
+            None => {
+                let epoch = self.epoch();
+                SessionStreams::new(store, self.streams, epoch, version)
+            }
+        };
+        Some(Box::new(Awake {
+            endpoint,
+            streams,
+            outbox: Outbox::default(),
+            tickets: Tickets::default(),
+            feeds: Default::default(),
+            stalled: false,
+        }))
+    }
+
+    /// A new session, awake. `Err(())` when the table is full (503).
+    /// `id`: a signed id for it, if the server signs them.
+    pub fn open(
+        &mut self,
+        now: Instant,
+        legacy: bool,
+        legacy_path: &str,
+        id: Option<SessionId>,
+    ) -> Result<SessionHandle, ()> {
+        let id = id.unwrap_or_else(|| self.minter.random_id());
+        let (rx, tx, store) = self.pool.take();
+        let endpoint = Ep::with_buffers(self.config, rx, tx, now).map_err(drop)?;
+        let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
+        let awake = self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?;
+        let tag = SessionTag(self.next_tag);
+        let session = Session {
+            tag,
+            legacy,
+            life: Life::Awake(awake),
+            version: None,
+            caps: CapabilitySet::EMPTY,
+            sleep_at: None,
+            dirty: false,
+            scheduled: None,
+        };
+        match self.table.open(now, id, session) {
+            Ok(h) => {
+                self.next_tag += 1;
+                self.tags.insert(tag, h);
+                self.awake += 1;
+                Ok(h)
+            }
+            Err(entry) => {
+                if let Some(s) = entry.value {
+                    self.recycle(s);
+                }
+                Err(())
+            }
+        }
+    }
+
+    /// A session rebuilt from a signed id (a restart, another replica): ready, awake.
+    pub fn rebuild(&mut self, now: Instant, id: &str, wall_ms: u64) -> Option<SessionHandle> {
+        let ticket: SessionTicket = self.key.as_ref()?.verify(id)?;
+        let id = SessionId::parse(id)?;
+        let snapshot = Snapshot {
+            version: ticket.version,
+            peer_capabilities: ticket.client_capabilities,
+            // Ids this process sends start above any the session used before: the
+            // milliseconds of the wall clock, times a thousand.
+            next_request_id: wall_ms.saturating_mul(1000),
+            next_serial: 0,
+        };
+        let (rx, tx, store) = self.pool.take();
+        let endpoint = Ep::resume(self.config, snapshot, rx, tx, now).ok()?;
+        let awake = self.awake_parts(endpoint, store, None, Some(ticket.version))?;
+        let tag = SessionTag(self.next_tag);
+        let session = Session {
+            tag,
+            legacy: false,
+            life: Life::Awake(awake),
+            version: Some(ticket.version),
+            caps: ticket.client_capabilities,
+            sleep_at: None,
+            dirty: false,
+            scheduled: None,
+        };
+        let h = self.table.open(now, id, session).ok()?;
+        self.next_tag += 1;
+        self.tags.insert(tag, h);
+        self.awake += 1;
+        Some(h)
+    }
+
+    /// The signed id of a session that `initialize` (its body) starts, if the server
+    /// signs ids: it carries the version the endpoint will negotiate (the client's if
+    /// served, else the newest) and the client's capability flags.
+    pub fn signed_id(&mut self, initialize: &[u8]) -> Option<SessionId> {
+        let key = self.key.clone()?;
+        let params = RawJson::parse(initialize).ok()?.get("params")?;
+        let served = self.config.versions.intersect(crate::mcp::VersionSet::HANDSHAKE);
+        let asked = params.get("protocolVersion").and_then(|v| v.as_str()).and_then(ProtocolVersion::from_json);
+        let version = asked.filter(|v| served.contains(*v)).or_else(|| served.newest())?;
+        let caps = params.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
+        Some(key.sign(SessionTicket { version, client_capabilities: caps }, &mut self.minter))
+    }
+
+    /// Wakes a session put away; `false` if it is not live.
+    pub fn wake(&mut self, h: SessionHandle, now: Instant) -> bool {
+        let config = self.config;
+        let Some(s) = self.table.get_mut(h) else { return false };
+        let Life::Asleep(snapshot) = s.life else { return true };
+        let (rx, tx, store) = self.pool.take();
+        let Ok(endpoint) = Ep::resume(config, snapshot, rx, tx, now) else { return false };
+        let version = Some(snapshot.version);
+        let Some(awake) = self.awake_parts(endpoint, store, None, version) else { return false };
+        if let Some(s) = self.table.get_mut(h) {
+            s.life = Life::Awake(awake);
+        }
+        self.awake += 1;
+        true
+    }
+
+    /// Puts an idle session away, if it is idle; returns whether it went.
+    pub fn sleep(&mut self, h: SessionHandle) -> bool {
+        let Some(s) = self.table.get_mut(h) else { return false };
+        if s.legacy {
+            return false;
+        }
+        let Life::Awake(a) = &s.life else { return false };
+        if !a.streams.is_idle() || !a.outbox.is_empty() || !a.feeds.is_empty() || !a.tickets.is_empty() {
+            return false;
+        }
+        let Ok(snapshot) = a.endpoint.snapshot() else { return false };
+        let Life::Awake(a) = std::mem::replace(&mut s.life, Life::Asleep(snapshot)) else { return false };
+        s.sleep_at = None;
+        self.awake -= 1;
+        let a = *a;
+        let (rx, tx) = a.endpoint.into_buffers();
+        self.pool.give(rx, tx, a.streams.into_store());
+        true
+    }
+
+    fn recycle(&mut self, s: Session<'a, OUT, IN>) {
+        if let Life::Awake(a) = s.life {
+            let mut a = *a;
+            a.tickets.cancel_all();
+            let (rx, tx) = a.endpoint.into_buffers();
+            self.pool.give(rx, tx, a.streams.into_store());
+        }
+    }
+
+    /// Ends a session (DELETE, expiry, its legacy stream closed): its tickets are
+    /// cancelled and `on_session_end` follows.
+    pub fn end(&mut self, h: SessionHandle, now: Instant) {
+        if let Some(s) = self.table.end(now, h) {
+            self.finish(s);
+        }
+    }
+
+    /// What ending a session leaves to do once the table let it go.
+    pub fn finish(&mut self, s: Session<'a, OUT, IN>) {
+        self.tags.remove(&s.tag);
+        self.ended.push(s.tag);
+        if matches!(s.life, Life::Awake(_)) {
+            self.awake -= 1;
+        }
+        self.recycle(s);
+    }
+
+    pub fn mark(&mut self, h: SessionHandle) {
+        if let Some(s) = self.table.get_mut(h)
+            && !s.dirty
+        {
+            s.dirty = true;
+            self.dirty.push(h);
+        }
+    }
+
+    pub fn awake_mut(&mut self, h: SessionHandle) -> Option<&mut Awake<'a, OUT, IN>> {
+        self.table.get_mut(h)?.awake()
+    }
+
+    /// The session a tag names, awake.
+    fn woken(&mut self, tag: SessionTag, now: Instant) -> Option<SessionHandle> {
+        let h = *self.tags.get(&tag)?;
+        self.wake(h, now).then_some(h)
+    }
+}
+
+impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
+    fn send_request(
+        &mut self,
+        session: SessionTag,
+        now: Instant,
+        method: &str,
+        params: Option<RawJson<'_>>,
+        options: RequestOptions,
+    ) -> Result<RequestId, RequestError> {
+        let h = self.woken(session, now).ok_or(RequestError::NoSession)?;
+        let a = self.awake_mut(h).ok_or(RequestError::NoSession)?;
+        let id = a.endpoint.send_request(now, method, params.as_ref(), options)?;
+        self.mark(h);
+        Ok(id)
+    }
+
+    fn cancel(
+        &mut self,
+        session: SessionTag,
+        now: Instant,
+        id: &RequestId,
+        reason: Option<&str>,
+    ) -> Result<(), RequestError> {
+        let h = self.woken(session, now).ok_or(RequestError::NoSession)?;
+        let a = self.awake_mut(h).ok_or(RequestError::NoSession)?;
+        a.endpoint.cancel(now, id, reason)?;
+        self.mark(h);
+        Ok(())
+    }
+
+    fn protocol_version(&self, session: SessionTag) -> Option<ProtocolVersion> {
+        let h = self.tags.get(&session)?;
+        self.table.get(*h)?.version
+    }
+
+    fn peer_capabilities(&self, session: SessionTag) -> Option<CapabilitySet> {
+        let h = self.tags.get(&session)?;
+        Some(self.table.get(*h)?.caps)
+    }
+}

@@ -1,0 +1,116 @@
+//! One session as the server keeps it: awake (an endpoint, its SSE streams, what waits
+//! to be sent) or asleep (a 22-byte snapshot), and the buffers awake sessions use.
+
+use std::collections::VecDeque;
+
+use crate::adapters::app::{Outbox, SessionTag, Tickets};
+use crate::http::server::Streams;
+use crate::mcp::{CapabilitySet, ProtocolVersion};
+use crate::session::{Endpoint, Snapshot};
+use crate::time::Instant;
+
+/// A session's endpoint, over buffers it owns.
+pub(crate) type Ep<'a, const OUT: usize, const IN: usize> = Endpoint<'a, OUT, IN, Box<[u8]>>;
+
+/// POST streams a session has at once (more concurrent POSTs get 503).
+pub(crate) const POST_STREAMS: usize = 64;
+/// Connections a session's streams are carried on at once.
+pub(crate) const CONNECTIONS: usize = 64;
+
+/// A session's SSE side.
+pub(crate) type SessionStreams = Streams<Box<[u8]>, POST_STREAMS, CONNECTIONS>;
+
+/// A body waiting for room in the endpoint.
+pub(crate) struct Feed {
+    /// The exchange it came on (answered 202 once fed, if `accept`).
+    pub exchange: u32,
+    pub origin: Option<u32>,
+    pub body: Vec<u8>,
+    pub accept: bool,
+}
+
+pub(crate) struct Awake<'a, const OUT: usize, const IN: usize> {
+    pub endpoint: Ep<'a, OUT, IN>,
+    pub streams: SessionStreams,
+    pub outbox: Outbox,
+    pub tickets: Tickets,
+    pub feeds: VecDeque<Feed>,
+    /// The streams refused a message (a connected client reads slowly): the endpoint
+    /// is drained again once that client takes more.
+    pub stalled: bool,
+}
+
+pub(crate) enum Life<'a, const OUT: usize, const IN: usize> {
+    Awake(Box<Awake<'a, OUT, IN>>),
+    Asleep(Snapshot),
+}
+
+pub(crate) struct Session<'a, const OUT: usize, const IN: usize> {
+    pub tag: SessionTag,
+    pub legacy: bool,
+    pub life: Life<'a, OUT, IN>,
+    /// The negotiated version, once known.
+    pub version: Option<ProtocolVersion>,
+    pub caps: CapabilitySet,
+    /// Put away at this time if still idle.
+    pub sleep_at: Option<Instant>,
+    pub dirty: bool,
+    pub scheduled: Option<Instant>,
+}
+
+impl<'a, const OUT: usize, const IN: usize> Session<'a, OUT, IN> {
+    pub fn awake(&mut self) -> Option<&mut Awake<'a, OUT, IN>> {
+        match &mut self.life {
+            Life::Awake(a) => Some(a),
+            Life::Asleep(_) => None,
+        }
+    }
+
+    /// When the session next needs the loop (its endpoint's and streams' timers).
+    pub fn deadline(&self) -> Option<Instant> {
+        let own = match &self.life {
+            Life::Awake(a) => [a.endpoint.poll_timeout(), a.streams.poll_timeout()].into_iter().flatten().min(),
+            Life::Asleep(_) => None,
+        };
+        [own, self.sleep_at].into_iter().flatten().min()
+    }
+}
+
+/// An awake session's receive, transmit and event-store buffers.
+pub(crate) type Buffers = (Box<[u8]>, Box<[u8]>, Box<[u8]>);
+
+/// Buffers of sessions put away, kept for the next to wake (a bounded number).
+pub(crate) struct Pool {
+    rx: Vec<Box<[u8]>>,
+    tx: Vec<Box<[u8]>>,
+    store: Vec<Box<[u8]>>,
+    sizes: (usize, usize, usize),
+    keep: usize,
+}
+
+fn fresh(n: usize) -> Box<[u8]> {
+    vec![0u8; n].into_boxed_slice()
+}
+
+impl Pool {
+    pub fn new(rx: usize, tx: usize, store: usize, keep: usize) -> Self {
+        Pool { rx: Vec::new(), tx: Vec::new(), store: Vec::new(), sizes: (rx, tx, store), keep }
+    }
+
+    pub fn take(&mut self) -> Buffers {
+        let (rx, tx, store) = self.sizes;
+        (
+            self.rx.pop().unwrap_or_else(|| fresh(rx)),
+            self.tx.pop().unwrap_or_else(|| fresh(tx)),
+            self.store.pop().unwrap_or_else(|| fresh(store)),
+        )
+    }
+
+    pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>) {
+        if self.rx.len() < self.keep {
+            self.rx.push(rx);
+            self.tx.push(tx);
+            self.store.push(store);
+        }
+    }
+}
