@@ -12,6 +12,10 @@
 //! | `json-schema-2020-12-preservation` | `tools/list`, `json_schema_echo {schema: <json_schema_2020_12_tool's inputSchema, verbatim>}` |
 //! | anything else (`auth/*`, ...) | `tools/list`, every tool called with `{}` |
 //!
+//! The `auth/*` scenarios answer the first request with 401 (or a later one with 403
+//! `insufficient_scope`); `http.rs` gets a token through `oauth.rs` and the adapter
+//! sends the request again with it.
+//!
 //! The server's own requests are answered as the stdio script answers them: sampling
 //! with a scripted message, elicitation with the form filled from its defaults, roots
 //! with none.

@@ -2,19 +2,22 @@
 //! the server answers `initialize` with 400, 404 or 405 (`--transport sse`: HTTP+SSE
 //! only, `--transport streamable`: no fallback), on the crate's HTTP client adapter. When
 //! the conformance suite runs it (`MCP_CONFORMANCE_SCENARIO` set), the scenario's own
-//! script runs instead (`conformance.rs`).
+//! script runs instead (`conformance.rs`), and a 401 or 403 challenge is answered with a
+//! token from the OAuth flow of `oauth.rs`; otherwise this client has no token to offer
+//! and gives up on them.
 
 use std::io;
 
 use mcp_sansio::adapters::http::client::{App, HttpClientLoop, Mailbox, Options, Outcome};
 use mcp_sansio::http::client::{ClientConfig, Event as TransportEvent, HttpClient, SendError, TransportMode};
-use mcp_sansio::http::headers::BearerParams;
+use mcp_sansio::http::headers::{BearerParams, ParamValue};
 use mcp_sansio::session::{Event, OutputMode};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::RequestId;
 
 use crate::app::{ClientApp, ClientEndpoint, IN, OUT, Plan};
 use crate::conformance::Conformance;
+use crate::oauth::OAuth;
 
 /// HTTP exchanges at once: the standalone stream, a request's stream, a resumption,
 /// and the answers and notifications that go out meanwhile.
@@ -86,7 +89,9 @@ impl Script for Conformance {
     }
 }
 
-struct OverHttp<S>(S);
+/// The script, and the OAuth flow when the conformance suite runs us (`oauth.rs`; other
+/// runs have no token to offer and give up on a 401).
+struct OverHttp<S>(S, Option<OAuth>);
 
 impl<S: Script> App<OUT, IN> for OverHttp<S> {
     type Message = ();
@@ -135,10 +140,28 @@ impl<S: Script> App<OUT, IN> for OverHttp<S> {
     }
 
     fn credentials(&mut self, status: u16, challenge: Option<&BearerParams<'_>>) -> Option<String> {
-        let metadata =
-            challenge.and_then(|c| c.resource_metadata.as_ref()).map(|m| format!(" (resource metadata: {m:?})"));
-        println!("   · http: {status}: this client has no token to offer{}; giving up", metadata.unwrap_or_default());
-        None
+        let text = |v: Option<&ParamValue<'_>>| v.map(param_text);
+        let metadata = text(challenge.and_then(|c| c.resource_metadata.as_ref()));
+        let scope = text(challenge.and_then(|c| c.scope.as_ref()));
+        let Some(oauth) = self.1.as_mut() else {
+            let metadata = metadata.map(|m| format!(" (resource metadata: {m})"));
+            println!(
+                "   · http: {status}: this client has no token to offer{}; giving up",
+                metadata.unwrap_or_default()
+            );
+            return None;
+        };
+        println!("   · http: {status}: authorizing (resource metadata {metadata:?}, scope {scope:?})");
+        match oauth.token(metadata.as_deref(), scope.as_deref()) {
+            Ok(token) => {
+                println!("   · http: got a token; retrying");
+                Some(token)
+            }
+            Err(e) => {
+                println!("   · http: no token: {e}; giving up");
+                None
+            }
+        }
     }
 
     fn on_unsent(&mut self, error: SendError) {
@@ -152,17 +175,17 @@ pub fn run(url: &str, mode: TransportMode, plan: Plan) -> io::Result<bool> {
         Ok(scenario) if !scenario.is_empty() => {
             println!("== Conformance scenario {scenario} at {url}");
             let script = Conformance::new(&scenario);
-            drive(url, mode, script.plan(), script)
+            drive(url, mode, script.plan(), script, Some(OAuth::new(url)))
         }
         _ => {
             println!("== Connecting to {url} over HTTP ({mode:?})");
             let app = ClientApp::new(plan.clone(), None);
-            drive(url, mode, plan, app)
+            drive(url, mode, plan, app, None)
         }
     }
 }
 
-fn drive<S: Script>(url: &str, mode: TransportMode, plan: Plan, script: S) -> io::Result<bool> {
+fn drive<S: Script>(url: &str, mode: TransportMode, plan: Plan, script: S, oauth: Option<OAuth>) -> io::Result<bool> {
     let mut event_loop: HttpClientLoop<()> = HttpClientLoop::new(Options::new())?;
     let capabilities = plan.capabilities();
     let config = plan.config(&capabilities).output(OutputMode::Messages);
@@ -174,7 +197,7 @@ fn drive<S: Script>(url: &str, mode: TransportMode, plan: Plan, script: S) -> io
         .mode(mode);
     let mut storage = vec![0u8; http_config.storage_len(EXCHANGES, EXCHANGE_BYTES)];
     let mut http: HttpClient<'_, EXCHANGES> = HttpClient::new(http_config, &mut storage).map_err(io::Error::other)?;
-    let mut app = OverHttp(script);
+    let mut app = OverHttp(script, oauth);
     let ended = match event_loop.run(&mut endpoint, &mut http, &mut app)? {
         Outcome::Closed(reason) => reason.to_string(),
         Outcome::SessionExpired(reason) => {
@@ -188,4 +211,13 @@ fn drive<S: Script>(url: &str, mode: TransportMode, plan: Plan, script: S) -> io
         other => format!("{other:?}"),
     };
     Ok(app.0.verdict(&ended))
+}
+
+/// A challenge parameter's text, unescaped.
+fn param_text(v: &ParamValue<'_>) -> String {
+    if let Some(s) = v.as_str() {
+        return s.to_string();
+    }
+    let mut scratch = vec![0; v.unescaped_len()];
+    v.unescape(&mut scratch).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default()
 }

@@ -23,6 +23,7 @@
 mod app;
 mod conformance;
 mod http;
+mod oauth;
 
 use std::process::{Command, ExitCode};
 use std::time::Duration;
@@ -54,7 +55,8 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
   --term-grace-ms MS        wait after SIGTERM before SIGKILL (default 2000)
   --http URL                connect to a running server over Streamable HTTP instead, falling
                             back to HTTP+SSE; with MCP_CONFORMANCE_SCENARIO set, run that
-                            conformance scenario's script (--wire and --malformed: stdio only)
+                            conformance scenario's script, and answer 401/403 challenges with
+                            an OAuth flow (oauth.rs) (--wire and --malformed: stdio only)
   --transport MODE          auto (default), streamable (no fallback) or sse (HTTP+SSE only)
 
 Defaults match examples/server. The exit status is 0 when every step behaved.";
