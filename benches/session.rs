@@ -174,7 +174,12 @@ const CALL_RESULT: &[u8] = br#"{"content":[{"type":"text","text":"hello world"}]
 fn main() {
     // `cargo bench` passes `--bench`; anything else (`cargo test --benches`) runs briefly.
     let quick = !std::env::args().any(|a| a == "--bench");
-    let round_trips: u64 = if quick { 2_000 } else { 200_000 };
+    // For benches/session_instructions.sh: a fixed count and one scenario under callgrind.
+    let round_trips: u64 = std::env::var("SESSION_BENCH_ROUND_TRIPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 2_000 } else { 200_000 });
+    let only = std::env::var("SESSION_BENCH_ONLY").ok();
 
     println!("## Endpoint size (bytes), OUT = IN = N");
     println!();
@@ -219,7 +224,7 @@ fn main() {
     println!();
     println!("| scenario | round trips/s | messages/s | MB/s on the wire | ns per message | allocations per message |");
     println!("|---|---|---|---|---|---|");
-    for s in &scenarios {
+    for s in scenarios.iter().filter(|s| only.as_deref().is_none_or(|o| o == s.name)) {
         let n = if s.chunk == 1 { round_trips / 10 } else { round_trips };
         let o = run::<8>(s, n);
         let messages = 2 * o.round_trips;

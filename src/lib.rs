@@ -176,3 +176,9 @@ pub mod wire;
 pub use mcp::{Method, ProtocolVersion, Role};
 pub use session::{Config, Endpoint, Event, Output, RequestOptions};
 pub use time::Instant;
+
+/// The README's Rust examples, compiled and run as doctests so it stays in step with the
+/// API (`tests/readme.rs` checks its layout table and feature list against the crate).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

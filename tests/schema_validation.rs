@@ -1,19 +1,13 @@
 //! Validation of this crate's messages with the official SDKs' schemas.
 //!
-//! It needs node, npm, python3 and the network for a first install, so plain `cargo test`
-//! only says how to run it. `MCP_SCHEMA_VALIDATION=1 cargo test --test schema_validation`
-//! (or `tests/schema/run.sh` directly) runs it.
+//! It needs node, npm, python3 and the package registries for a first install, so it is
+//! ignored by plain `cargo test` (reported as ignored, never as a pass):
+//! `cargo test --test schema_validation -- --ignored` runs it, as does `tests/schema/run.sh`
+//! (what `.ci/run schema` does).
 
 #[test]
+#[ignore = "needs node >= 20, npm, python3 and the package registries: cargo test --test schema_validation -- --ignored (or tests/schema/run.sh)"]
 fn official_sdk_schemas_accept_every_sample() {
-    if std::env::var_os("MCP_SCHEMA_VALIDATION").is_none() {
-        println!(
-            "skipped: validation against the official TypeScript and Python SDK schemas. Run \
-             `tests/schema/run.sh` (needs node >= 20, npm, python3; installs the pinned SDKs into \
-             .ci/cache/schema), or set MCP_SCHEMA_VALIDATION=1 for this test to run it."
-        );
-        return;
-    }
     let root = env!("CARGO_MANIFEST_DIR");
     let status = std::process::Command::new("bash")
         .arg(format!("{root}/tests/schema/run.sh"))

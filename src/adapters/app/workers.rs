@@ -122,22 +122,22 @@ impl Drop for WorkerPool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc::channel;
+    use std::sync::mpsc::sync_channel;
 
     use super::*;
 
     #[test]
     fn the_queue_is_bounded_and_hands_back_what_does_not_fit() {
         let pool = WorkerPool::with_queue(1, 2).unwrap();
-        let (started, wait_started) = channel();
-        let (release, blocked) = channel::<()>();
+        let (started, wait_started) = sync_channel(1);
+        let (release, blocked) = sync_channel::<()>(0);
         pool.execute(move || {
             started.send(()).unwrap();
             let _ = blocked.recv();
         });
         wait_started.recv().unwrap();
         // The only worker is busy: two jobs fit in the queue, the third comes back.
-        let (done, finished) = channel();
+        let (done, finished) = sync_channel(2);
         for i in 0..2 {
             let done = done.clone();
             assert!(pool.try_execute(move || done.send(i).unwrap()).is_ok());
