@@ -98,11 +98,22 @@ impl OAuth {
             }
             None => return Err(format!("no authorization server metadata for {issuer}")),
         };
+        // RFC 8414 §3.3: the metadata names the issuer it was asked for, exactly.
+        if let Some(named) = metadata["issuer"].as_str()
+            && prm.is_some()
+            && named != issuer
+        {
+            return Err(format!("the authorization server's metadata names issuer {named}, not {issuer}"));
+        }
         let resource = prm
             .as_ref()
             .and_then(|p| p["resource"].as_str())
             .map(str::to_string)
             .unwrap_or_else(|| self.server_url.clone());
+        // RFC 9728 §3.3: the metadata is for this server (its URL, or a prefix of it).
+        if !resource_covers(&resource, &self.server_url) {
+            return Err(format!("the protected resource metadata is for {resource}, not {}", self.server_url));
+        }
         let wanted: Vec<String> = match scope {
             Some(s) => s.split_whitespace().map(str::to_string).collect(),
             None => prm
@@ -152,8 +163,22 @@ impl OAuth {
         let location =
             answer.header("location").ok_or_else(|| format!("authorization: {} without Location", answer.status))?;
         let params = query_params(location);
-        if params.iter().find(|(k, _)| k == "state").map(|(_, v)| v.as_str()) != Some(state.as_str()) {
+        let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        if param("state") != Some(state.as_str()) {
             return Err("authorization: the redirect's state does not match".into());
+        }
+        // RFC 9207: the response names its issuer, compared as a string (no
+        // normalization), and must when the server says it does.
+        let expected_iss = metadata["issuer"].as_str();
+        match (param("iss"), expected_iss) {
+            (Some(iss), Some(expected)) if iss != expected => {
+                return Err(format!("authorization: the response's issuer {iss} is not {expected}"));
+            }
+            (Some(iss), None) => return Err(format!("authorization: an issuer {iss} the metadata does not name")),
+            (None, _) if metadata["authorization_response_iss_parameter_supported"] == Value::Bool(true) => {
+                return Err("authorization: the response lacks the iss parameter its server promises".into());
+            }
+            _ => {}
         }
         let code = params.iter().find(|(k, _)| k == "code").map(|(_, v)| v.clone()).ok_or("authorization: no code")?;
         let mut body = vec![
@@ -207,6 +232,9 @@ impl OAuth {
                 "redirect_uris": [REDIRECT_URI],
                 "grant_types": ["authorization_code", "refresh_token"],
                 "response_types": ["code"],
+                // A localhost redirect: a native application (OpenID Connect
+                // Registration; the draft MCP spec asks for the field, SEP-837).
+                "application_type": "native",
                 "token_endpoint_auth_method": preferred_method(metadata, true),
             });
             let answer =
@@ -305,6 +333,16 @@ impl OAuth {
         let headers = client_auth(&registration, &method, &mut body);
         token_request(token_endpoint, &headers, &body)
     }
+}
+
+/// Whether protected resource metadata for `resource` applies to `server`: the same
+/// origin, and `resource`'s path the server's or a prefix of it at a `/`.
+fn resource_covers(resource: &str, server: &str) -> bool {
+    let (Ok(r), Ok(s)) = (Url::parse(resource), Url::parse(server)) else { return false };
+    let rp = r.path.trim_end_matches('/');
+    let sp = s.path.split(['?', '#']).next().unwrap_or("");
+    r.origin().eq_ignore_ascii_case(&s.origin())
+        && (sp == rp || sp.trim_end_matches('/') == rp || sp.starts_with(&format!("{rp}/")))
 }
 
 /// RFC 8414 / OpenID discovery for `issuer`, in the order of the MCP spec.
