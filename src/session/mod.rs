@@ -87,6 +87,7 @@ mod outbound;
 mod pending;
 mod receive;
 mod replies;
+mod resize;
 mod responder;
 mod snapshot;
 mod timers;

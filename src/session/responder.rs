@@ -91,6 +91,7 @@ impl<'e> Responder<'e> {
     fn answer(
         &mut self,
         answered: bool,
+        replace: bool,
         write: impl FnOnce(&mut FrameView<'e>, RequestIdRef<'_>) -> Result<core::ops::Range<usize>, EncodeError>,
     ) -> Result<Responded, SendError> {
         let version = self.version;
@@ -101,7 +102,7 @@ impl<'e> Responder<'e> {
         let id = entry.id.as_ref();
         let result = match write(tx, id) {
             Ok(_) => Ok(Responded::Sent),
-            Err(EncodeError::BufferTooSmall { needed, .. }) if needed > tx.capacity() => {
+            Err(EncodeError::BufferTooSmall { needed, .. }) if replace && needed > tx.capacity() => {
                 write_replacement(tx, ErrorId::Id(id), needed, version)?;
                 Err(SendError::ReplyTooLarge { needed, capacity: tx.capacity() })
             }
@@ -115,7 +116,13 @@ impl<'e> Responder<'e> {
 
     /// Sends a result and frees the slot.
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.answer(true, |tx, id| tx.result(id, result))
+        self.answer(true, true, |tx, id| tx.result(id, result))
+    }
+
+    /// Sends a result if it fits now; `TxFull` otherwise, even when it never will
+    /// (nothing replaces it, the slot stays).
+    pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.answer(true, false, |tx, id| tx.result(id, result))
     }
 
     /// Sends an error response and frees the slot.
@@ -125,13 +132,13 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, |tx, id| tx.error_with_data(ErrorId::Id(id), code, message, data))
+        self.answer(true, true, |tx, id| tx.error_with_data(ErrorId::Id(id), code, message, data))
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
     /// suppressed.
     pub fn abandon(&mut self) -> Result<Responded, SendError> {
-        self.answer(false, |tx, id| {
+        self.answer(false, true, |tx, id| {
             tx.error_with_data(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)
         })
     }
@@ -192,6 +199,16 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// [`Responded`] for answers to a request that is already over.
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
         self.responder.respond(result)
+    }
+
+    /// Answers with `result` if it fits the transmit buffer now. Unlike
+    /// [`respond`](Self::respond), an answer larger than the whole buffer is not replaced
+    /// by -32603: it gets [`SendError::TxFull`] like one that only has to wait, and the
+    /// request stays open, for a host that can grow the buffer
+    /// ([`Endpoint::replace_transmit_buffer`](super::Endpoint::replace_transmit_buffer))
+    /// or queue the answer and retry.
+    pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.responder.try_respond(result)
     }
 
     /// Answers with the empty result `{}`.

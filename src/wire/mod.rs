@@ -40,6 +40,8 @@ pub use envelope::{
 };
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
 pub(crate) use number::NumberBuf;
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub(crate) use number::ProgressF64;
 pub use number::{NUMBER_CAPACITY, Number, ProgressValue};
 pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
@@ -51,7 +53,7 @@ pub(crate) use navigate::batch_element;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
 /// must wait (the same bytes the endpoint's encoder writes).
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "stdio", feature = "http"))]
 pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
     let mut buf = alloc::vec![0u8; 256];
     loop {

@@ -211,12 +211,24 @@ pub(crate) struct NumberBuf {
 pub trait ProgressValue: Copy + serde::Serialize + sealed::Sealed {}
 
 mod sealed {
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// The value as an `f64`, for adapters that keep progress owned (only linked
+        /// where one does).
+        fn to_f64(self) -> f64;
+    }
 }
+
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub(crate) use sealed::Sealed as ProgressF64;
 
 macro_rules! progress_value {
     ($($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
+        impl sealed::Sealed for $t {
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
         impl ProgressValue for $t {}
     )*};
 }
