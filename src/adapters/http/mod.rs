@@ -1,8 +1,11 @@
 //! HTTP transports over TCP (feature `http`): [`server::HttpServer`] serves Streamable
 //! HTTP and the legacy HTTP+SSE transport on the sans-IO core in
-//! [`crate::http::server`], for a [`Handler`](crate::adapters::app::Handler).
+//! [`crate::http::server`], for a [`Handler`](crate::adapters::app::Handler);
+//! [`client::HttpClientLoop`] runs an MCP client session over either, on the sans-IO
+//! core in [`crate::http::client`] (its own documentation says how it is built: one
+//! thread on mio, its own HTTP/1.1 with httparse for response heads).
 //!
-//! # How it is built
+//! # How the server is built
 //!
 //! One thread serves every connection and every session, on a readiness loop: it reads
 //! request heads and bodies as they arrive, gives them to the core (classification,
@@ -72,4 +75,5 @@
 //! TLS: put a TLS-terminating proxy in front. HTTP/2: not spoken (examples/axum_server.rs
 //! shows the core inside a stack that speaks it).
 
+pub mod client;
 pub mod server;
