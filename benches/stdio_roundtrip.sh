@@ -4,6 +4,10 @@
 #   ours    examples/server (release, --features stdio)
 #   min     examples/stdio_min: the stdio adapter and the session with one canned tool
 #           result (what the adapter costs without the example's application)
+#   bare    examples/stdio_toolkit --bare: an echo that decodes its arguments by hand on
+#           the bare endpoint (what an application writes without the toolkit)
+#   toolkit examples/stdio_toolkit: the same echo on the toolkit (a typed tool from a
+#           static table, Server::serve_stdio): bare/toolkit is what the toolkit costs
 #   floor   examples/stdio_floor: a bare std loop over serde_json with canned replies
 #   rmcp    a minimal server on the official Rust SDK (rmcp 3.11.0, one echo tool, tokio,
 #           serve(stdio_pipes()), its faster stdio transport; benches/rmcp-server, built
@@ -23,7 +27,7 @@ if [ "${1:-}" = --seconds ]; then
     shift 2
 fi
 names=("$@")
-[ "${#names[@]}" -gt 0 ] || names=(ours min floor rmcp ts py)
+[ "${#names[@]}" -gt 0 ] || names=(ours min bare toolkit floor rmcp ts py)
 cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
 tests/interop/run.sh --install-only
 cp tests/interop/ts_echo_server.mjs "$cache/node/"
@@ -36,6 +40,12 @@ for n in "${names[@]}"; do
         min)
             cargo build --quiet --release --features stdio --example stdio_min
             servers+=("min=$PWD/target/release/examples/stdio_min") ;;
+        bare)
+            cargo build --quiet --release --features stdio --example stdio_toolkit
+            servers+=("bare=$PWD/target/release/examples/stdio_toolkit --bare") ;;
+        toolkit)
+            cargo build --quiet --release --features stdio --example stdio_toolkit
+            servers+=("toolkit=$PWD/target/release/examples/stdio_toolkit") ;;
         floor)
             cargo build --quiet --release --example stdio_floor
             servers+=("floor=$PWD/target/release/examples/stdio_floor") ;;

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use mcp_sansio::mcp::*;
-use mcp_sansio::wire::{FrameWriter, JsonStr, RawJson, RequestId};
+use mcp_sansio::wire::{FrameWriter, JsonStr, Number, RawJson, RequestId};
 use serde::Serialize;
 
 use ProtocolVersion as V;
@@ -171,7 +171,7 @@ fn samples(out: &mut Out, v: V) {
     let empty = EmptyParams { meta: req_meta };
     let annotations = Annotations {
         audience: Some(Items::from_slice(&[MessageRole::User, MessageRole::Assistant])),
-        priority: Some(0.5),
+        priority: Number::parse("0.5"),
         last_modified: opt(V::V2025_06_18, "2025-05-03T14:30:00Z"),
     };
     let text = TextContent { text: FANCY.into(), annotations: Some(annotations), meta: data_meta };

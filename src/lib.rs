@@ -171,6 +171,7 @@ pub mod http;
 pub mod mcp;
 pub mod session;
 pub mod time;
+pub mod toolkit;
 pub mod wire;
 
 pub use mcp::{Method, ProtocolVersion, Role};

@@ -40,7 +40,15 @@ impl Instant {
 
     /// The time from `earlier` to this instant, or zero if `earlier` is later.
     pub fn saturating_duration_since(self, earlier: Instant) -> Duration {
-        Duration::from_millis(self.0.saturating_sub(earlier.0))
+        let ms = self.0.saturating_sub(earlier.0);
+        if usize::BITS >= 64 {
+            return Duration::from_millis(ms);
+        }
+        // `from_millis` divides a u64 by 1000: a library routine of about a kilobyte on
+        // 32-bit targets, which nothing else there needs. Split first, and what is left
+        // (below 1000) divides in 32 bits; `saturating_add` has no panic path to link.
+        let (secs, ms) = crate::wire::div_rem_small(ms, 1000);
+        Duration::from_secs(secs).saturating_add(Duration::from_millis(u64::from(ms)))
     }
 }
 

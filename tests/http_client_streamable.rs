@@ -356,6 +356,37 @@ fn standalone_stream_can_be_turned_off() {
 }
 
 #[test]
+fn standalone_opening_lasts_from_the_handshake_to_the_streams_head() {
+    let mut d = D::new(D::default_config());
+    assert!(!d.client.standalone_opening(), "before the handshake");
+    let x = d.send(&init_msg(0));
+    d.take();
+    assert!(!d.client.standalone_opening(), "while initialize is out");
+    d.json(x, &init_result(0, "2025-11-25"));
+    assert!(d.client.standalone_opening(), "initialized not yet accepted");
+    let n = d.send(INITIALIZED);
+    d.take();
+    d.accepted(n);
+    let g = d.take();
+    assert_eq!(g.kind, ExchangeKind::Stream);
+    assert!(d.client.standalone_opening(), "the GET is out, its head has not come");
+    d.respond(g.exchange, 200, &[("Content-Type", "text/event-stream")]);
+    assert!(!d.client.standalone_opening(), "open");
+    // Refused: settled too.
+    let mut d = D::new(D::default_config());
+    let g = d.handshake(Some("s"), "2025-06-18");
+    assert!(d.client.standalone_opening());
+    d.reply(g.exchange, 405, &[], "");
+    assert!(!d.client.standalone_opening());
+    // Not wanted: never.
+    let mut d = D::new(D::default_config().standalone_stream(false));
+    let x = d.send(&init_msg(0));
+    d.take();
+    d.json(x, &init_result(0, "2025-06-18"));
+    assert!(!d.client.standalone_opening());
+}
+
+#[test]
 fn standalone_stream_delivers_server_messages() {
     let mut d = D::new(D::default_config());
     let g = d.handshake(Some("s"), "2025-06-18").exchange;

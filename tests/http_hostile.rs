@@ -8,6 +8,7 @@
 //!   server's own read count, /proc/<pid>/io);
 //! * slow clients that never finish their headers: closed after the header timeout;
 //! * invalid JSON: 400 with a JSON-RPC -32700 (or -32600) error without an id;
+//! * messages of hundreds of KB both ways (a server that starts sessions small must grow);
 //! * a hostile `Origin` (403) and a foreign `Host` on a loopback server (4xx);
 //! * thousands of sessions: each served or refused with a clear status (429/503), memory
 //!   per session within a budget, and the server still answering;
@@ -330,6 +331,33 @@ fn invalid_json_gets_400_with_an_id_less_error() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Messages far larger than a session starts with (our server's buffers start at 16 KiB
+/// and grow within their bounds) go through both ways, and a small one after them still
+/// does: a request and its echo of 40 KB, of 200 KB, then of 5 bytes.
+#[test]
+#[ignore = "starts a server process and measures it: .ci/run http, or see the module docs"]
+fn large_messages_go_through_both_ways() {
+    let _g = serial();
+    let mut server = Server::start();
+    let (mut raw, s) = session(&server);
+    for (id, size) in [(10u64, 40_000usize), (11, 200_000), (12, 5)] {
+        let text = "x".repeat(size);
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{text}"}}}}}}"#
+        );
+        let r = post(&mut raw, &server, Some(&s), &body, "").unwrap_or_else(|e| panic!("{size} bytes: no answer: {e}"));
+        let start: String = r.text().chars().take(300).collect();
+        let v = r.json().unwrap_or_else(|| panic!("{size} bytes: {} {start}", r.status));
+        let echoed = v["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            r.status == 200 && v["id"] == id && echoed.ends_with(&text) && echoed.len() < size + 64,
+            "{size} bytes: {} {start}",
+            r.status
+        );
+    }
+    assert!(server.alive(), "the server is still up");
 }
 
 #[test]

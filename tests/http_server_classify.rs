@@ -4,7 +4,7 @@
 use mcp_sansio::ProtocolVersion;
 use mcp_sansio::http::server::{
     AuthVerdict, BadRequest, Classified, HostPolicy, OriginPolicy, Refusal, RequestHead, RequestKind, ServerConfig,
-    classify,
+    classify, classify_with,
 };
 
 const POST_OK: [(&str, &str); 4] = [
@@ -160,6 +160,64 @@ fn auth_verdicts() {
     // Host and Origin are checked before credentials.
     let evil = with(&POST_OK, &[("Host", "evil.example")]);
     assert_eq!(classify(&c, &RequestHead::new("POST", "/mcp", &evil[..]), unauth), Err(Refusal::HostNotAllowed));
+}
+
+type Case<'a, T> = (&'a str, &'a str, &'a [(&'a str, &'a str)], T);
+
+#[test]
+fn the_verdict_is_asked_only_for_requests_that_reach_it_with_their_kind() {
+    let c = ServerConfig::new();
+    let get = [("Host", "localhost"), ("Accept", "text/event-stream"), ("Mcp-Session-Id", "abc")];
+    let delete = [("Host", "localhost"), ("Mcp-Session-Id", "abc")];
+    let legacy_post = [("Host", "localhost"), ("Content-Type", "application/json")];
+    let cases: [Case<'_, RequestKind>; 5] = [
+        ("POST", "/mcp", &POST_OK[..], RequestKind::Post),
+        ("GET", "/mcp", &get[..], RequestKind::Get),
+        ("DELETE", "/mcp", &delete[..], RequestKind::Delete),
+        ("GET", "/sse", &get[..2], RequestKind::LegacyGet),
+        ("POST", "/messages?sessionId=abc", &legacy_post[..], RequestKind::LegacyPost),
+    ];
+    for (method, target, headers, kind) in cases {
+        let mut asked = None;
+        let head = RequestHead::new(method, target, headers);
+        let r = classify_with(&c, &head, |k| {
+            asked = Some(k);
+            AuthVerdict::Allow
+        });
+        assert_eq!(r.map(|c| c.kind), Ok(kind), "{method} {target}");
+        assert_eq!(asked, Some(kind), "{method} {target}");
+        // A verdict that depends on the kind: only DELETE needs more scope.
+        let r = classify_with(&c, &head, |k| match k {
+            RequestKind::Delete => AuthVerdict::InsufficientScope { scope: Some("mcp:admin"), description: None },
+            _ => AuthVerdict::Allow,
+        });
+        assert_eq!(status(r), if kind == RequestKind::Delete { 403 } else { 200 }, "{method} {target}");
+    }
+    // Not asked at all when the path, Host, Origin or method fails first.
+    let evil_host = with(&POST_OK, &[("Host", "evil.example")]);
+    let evil_origin = with(&POST_OK, &[("Origin", "https://evil.example")]);
+    let refused: [Case<'_, u16>; 4] = [
+        ("POST", "/elsewhere", &POST_OK[..], 404),
+        ("POST", "/mcp", &evil_host[..], 403),
+        ("POST", "/mcp", &evil_origin[..], 403),
+        ("PUT", "/mcp", &POST_OK[..], 405),
+    ];
+    for (method, target, headers, want) in refused {
+        let mut asked = false;
+        let r = classify_with(&c, &RequestHead::new(method, target, headers), |_| {
+            asked = true;
+            AuthVerdict::Unauthorized { error: None, description: None }
+        });
+        assert_eq!(status(r), want, "{method} {target}");
+        assert!(!asked, "{method} {target}: the token check ran for a request refused before it");
+    }
+    // And a refusal by the check comes before Accept, Content-Type and the session checks.
+    let bare = [("Host", "localhost")];
+    let r = classify_with(&c, &RequestHead::new("POST", "/mcp", &bare[..]), |_| AuthVerdict::Unauthorized {
+        error: None,
+        description: None,
+    });
+    assert_eq!(status(r), 401);
 }
 
 #[test]

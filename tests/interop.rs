@@ -1,6 +1,6 @@
 //! Interop with the official MCP SDKs over stdio: their clients against
 //! `examples/server`, `examples/client` against their servers (tests/interop/README.md);
-//! with `MCP_HTTP_CHECKS=1` over Streamable HTTP and HTTP+SSE too.
+//! then over Streamable HTTP and HTTP+SSE (`MCP_HTTP_CHECKS=0`: stdio only).
 //!
 //! It needs node, npm, python3 and the package registries for a first install, and takes
 //! a couple of minutes, so it is ignored by plain `cargo test` (reported as ignored, never as

@@ -5,7 +5,7 @@
 //! Values borrow their text, so the strategies leak what they generate (a test process).
 
 use mcp_sansio::mcp::*;
-use mcp_sansio::wire::{FrameWriter, JsonStr, RawJson, RequestId};
+use mcp_sansio::wire::{FrameWriter, JsonStr, Number, RawJson, RequestId};
 use proptest::collection::vec;
 use proptest::option::of;
 use proptest::prelude::*;
@@ -30,6 +30,16 @@ fn texts() -> impl Strategy<Value = Items<'static, JsonStr<'static>>> {
 
 fn finite() -> impl Strategy<Value = f64> {
     prop_oneof![any::<f64>().prop_filter("finite", |f| f.is_finite()), (0u32..1000).prop_map(f64::from), Just(0.5)]
+}
+
+/// A JSON number, as text: any finite `f64` as serde_json writes it, integers, exponents.
+fn number() -> impl Strategy<Value = Number<'static>> {
+    prop_oneof![
+        finite().prop_map(|f| serde_json::to_string(&f).unwrap()),
+        Just("1e-3".to_owned()),
+        Just("-0".to_owned())
+    ]
+    .prop_map(|t| Number::parse(leak_str(t)).unwrap())
 }
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
@@ -118,7 +128,7 @@ fn role() -> impl Strategy<Value = MessageRole> {
 }
 
 fn annotations() -> impl Strategy<Value = Option<Annotations<'static>>> {
-    of((of(vec(role(), 0..3)), of(finite()), of(text())).prop_map(|(a, priority, last_modified)| Annotations {
+    of((of(vec(role(), 0..3)), of(number()), of(text())).prop_map(|(a, priority, last_modified)| Annotations {
         audience: a.map(|a| Items::from_slice(leak(a))),
         priority,
         last_modified,

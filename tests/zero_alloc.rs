@@ -3,7 +3,8 @@
 //! allocator. The same for a stateless session (2026-07-28): the probe, 10,000 requests
 //! with their `_meta` validated, completed results, multi round-trip requests with a
 //! sealed state and their retries, a listen stream and its notifications. The driver
-//! below uses fixed arrays only (the `Pair` harness allocates).
+//! below uses fixed arrays only (the `Pair` harness allocates). The same holds with the
+//! toolkit's server on top (module `toolkit`, at the end).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -588,4 +589,263 @@ fn a_stateless_session_allocates_nothing() {
         client.sent,
         "every request ended once (the listen stream, not counted as sent, by its cancellation)"
     );
+}
+
+// ---- the same with the toolkit's server ---------------------------------------------------
+
+mod toolkit {
+    //! A toolkit server from a `static` table (typed tools with borrowed arguments, a step
+    //! job with progress, 25 resources in pages, a template, a prompt, completions) against
+    //! a bare client endpoint: the toolkit adds no allocation either.
+
+    use core::fmt::Write as _;
+    use core::task::Poll;
+
+    use mcp_sansio::mcp::{Method, Resource, ResourceTemplate, Role};
+    use mcp_sansio::session::{Config, Endpoint, Event, Output, RequestOptions, State};
+    use mcp_sansio::time::Instant;
+    use mcp_sansio::toolkit::Bounded;
+    use mcp_sansio::toolkit::server::{
+        CompleteFrom, PromptFn, ResourceList, Server, Step, StepContext, StepTool, Table, Target, TemplateFn, ToolFn,
+        Vars,
+    };
+    use mcp_sansio::wire::{JsonStr, RawJson, RequestId};
+
+    use super::{Pipe, measure};
+
+    mcp_sansio::schema! {
+        #[derive(serde::Deserialize)]
+        pub struct Forecast<'a> {
+            #[serde(borrow)]
+            city: JsonStr<'a>,
+            days: Bounded<1, 7>,
+        }
+        #[derive(serde::Deserialize)]
+        pub struct Count { to: u32 }
+        #[derive(serde::Deserialize)]
+        pub struct City<'a> {
+            #[serde(borrow)]
+            city: JsonStr<'a>,
+        }
+    }
+
+    type Text = heapless::String<96>;
+
+    fn text(args: core::fmt::Arguments<'_>) -> Text {
+        let mut t = Text::new();
+        let _ = t.write_fmt(args);
+        t
+    }
+
+    #[derive(Default)]
+    pub struct App {
+        calls: u32,
+        cancelled: u32,
+    }
+
+    pub struct Counting {
+        at: u32,
+        to: u32,
+    }
+
+    impl Step<App> for Counting {
+        type Output<'a> = Text;
+        fn step(&mut self, _: &mut App, cx: &mut impl StepContext) -> Poll<Text> {
+            if self.at == self.to {
+                return Poll::Ready(text(format_args!("counted to {}", self.to)));
+            }
+            self.at += 1;
+            cx.progress(self.at, Some(self.to), None);
+            cx.wake_at(Instant::from_millis(cx.now().as_millis() + 100));
+            Poll::Pending
+        }
+        fn cancelled(&mut self, app: &mut App) {
+            app.cancelled += 1;
+        }
+    }
+
+    static FORECAST: ToolFn<Forecast<'static>, App, Text> =
+        ToolFn::borrowed("get_forecast", |app: &mut App, Forecast { city, days }| {
+            app.calls += 1;
+            text(format_args!("{city}: sunny for {} days", days.get()))
+        });
+    static COUNT: StepTool<Count, App, Counting> = StepTool::new("count", |_, Count { to }| Counting { at: 0, to });
+    const URIS: [&str; 25] = [
+        "w://1", "w://2", "w://3", "w://4", "w://5", "w://6", "w://7", "w://8", "w://9", "w://10", "w://11", "w://12",
+        "w://13", "w://14", "w://15", "w://16", "w://17", "w://18", "w://19", "w://20", "w://21", "w://22", "w://23",
+        "w://24", "w://25",
+    ];
+    static STATIONS: [Resource<'static>; 25] = {
+        let mut list = [Resource::new("", "station"); 25];
+        let mut i = 0;
+        while i < 25 {
+            list[i] = Resource::new(URIS[i], "station");
+            i += 1;
+        }
+        list
+    };
+    static READINGS: ResourceList<App, Text> =
+        ResourceList::new(&STATIONS, |_, i| text(format_args!("station {}: 20 °C", i + 1)));
+    static TODAY: TemplateFn<App, Text> =
+        TemplateFn::new(ResourceTemplate::new("w://city/{name}", "today"), |_, vars: &Vars<'_>| {
+            text(format_args!("{}: sunny", vars.get("name").unwrap_or("?")))
+        });
+    static ASK: PromptFn<City<'static>, App, Text> =
+        PromptFn::borrowed("ask", |_, City { city }| text(format_args!("Weather in {city}?")));
+    static CITIES: CompleteFrom = CompleteFrom::new(Target::Prompt("ask"), "city", &["oslo", "osaka", "bergen"]);
+    static TABLE: Table<'static, App, Counting> = Table::new()
+        .tools(&[&FORECAST, &COUNT])
+        .resources(&[&READINGS])
+        .templates(&[&TODAY])
+        .prompts(&[&ASK])
+        .completions(&[&CITIES]);
+
+    #[derive(Default, Debug)]
+    struct Seen {
+        results: u32,
+        tool_errors: u32,
+        errors: u32,
+        progress: u32,
+        pages: u32,
+        resources: u32,
+        sent: u32,
+        cancels: u32,
+    }
+
+    type Ep<'a> = Endpoint<'a, 8, 8>;
+
+    fn run(bufs: &mut [[u8; 16 * 1024]; 4]) -> (Seen, App) {
+        let [crx, ctx, srx, stx] = bufs;
+        let mut now = Instant::ZERO;
+        let mut server: Server<'_, App, Counting, 4> = Server::new(TABLE).page_size(10).cursor_key([9; 16]);
+        let mut app = App::default();
+        let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
+            .era(mcp_sansio::session::Era::Legacy);
+        let mut client: Ep<'_> = Endpoint::new(client_config, crx, ctx, now).unwrap();
+        let mut srv: Ep<'_> = Endpoint::new(server.config(), srx, stx, now).unwrap();
+        let (mut to_server, mut to_client) = (Pipe::<65_536>::new(), Pipe::<65_536>::new());
+        let mut seen = Seen::default();
+        let mut cursor: heapless::String<64> = heapless::String::new();
+        let mut next_page = false;
+        let mut in_flight: heapless::Vec<RequestId, 8> = heapless::Vec::new();
+        let calls = [
+            RawJson::parse(br#"{"name":"get_forecast","arguments":{"city":"Troms\u00f8","days":3}}"#).unwrap(),
+            RawJson::parse(br#"{"name":"get_forecast","arguments":{"city":"Oslo","days":"three"}}"#).unwrap(),
+            RawJson::parse(br#"{"name":"count","arguments":{"to":3}}"#).unwrap(),
+            RawJson::parse(br#"{"uri":"w://city/bergen"}"#).unwrap(),
+            RawJson::parse(br#"{"name":"ask","arguments":{"city":"Oslo"}}"#).unwrap(),
+            RawJson::parse(br#"{"ref":{"type":"ref/prompt","name":"ask"},"argument":{"name":"city","value":"os"}}"#)
+                .unwrap(),
+        ];
+        for i in 0..2000u32 {
+            // The client: one request per round, a page walk now and then.
+            if client.state() == State::Ready && client.requests_in_flight() < 6 {
+                if next_page {
+                    // The walk goes on, besides the round's request.
+                    next_page = false;
+                    #[derive(serde::Serialize)]
+                    struct P<'c> {
+                        cursor: &'c str,
+                    }
+                    let page = P { cursor: &cursor };
+                    client.send_request(now, "resources/list", Some(&page), RequestOptions::default()).unwrap();
+                    seen.sent += 1;
+                }
+                let (method, params, progress) = match i % 9 {
+                    0 => ("tools/list", None, false),
+                    1 => ("resources/list", None, false),
+                    2 | 3 => ("tools/call", Some(&calls[2]), true),
+                    4 => ("resources/read", Some(&calls[3]), false),
+                    5 => ("prompts/get", Some(&calls[4]), false),
+                    6 => ("completion/complete", Some(&calls[5]), false),
+                    7 => ("tools/call", Some(&calls[1]), false),
+                    _ => ("tools/call", Some(&calls[0]), false),
+                };
+                let options = if progress { RequestOptions::with_progress() } else { RequestOptions::default() };
+                let id = client.send_request(now, method, params, options).unwrap();
+                seen.sent += 1;
+                if i % 18 == 3 {
+                    // Some slow calls are cancelled while they run.
+                    let _ = in_flight.push(id);
+                }
+            }
+            if i % 18 == 5
+                && let Some(id) = in_flight.pop()
+                && client.cancel(now, &id, None).is_ok()
+            {
+                seen.cancels += 1;
+            }
+            for _ in 0..4 {
+                // Client output to the server.
+                loop {
+                    match client.poll_output() {
+                        Output::Transmit(b) => to_server.push(&b),
+                        Output::Event(Event::Response { method, result, .. }) => {
+                            seen.results += 1;
+                            if result.get("isError").and_then(|v| v.as_bool()) == Some(true) {
+                                seen.tool_errors += 1;
+                            }
+                            if method == Some(Method::ResourcesList) {
+                                seen.pages += 1;
+                                seen.resources += result.get("resources").map_or(0, |r| r.elements().count()) as u32;
+                                if let Some(c) = result.get("nextCursor").and_then(|c| c.as_str()) {
+                                    cursor.clear();
+                                    for ch in c.chars() {
+                                        cursor.push(ch).unwrap();
+                                    }
+                                    next_page = true;
+                                }
+                            }
+                        }
+                        Output::Event(Event::Error { .. }) => seen.errors += 1,
+                        Output::Event(Event::Progress { .. }) => seen.progress += 1,
+                        Output::Event(_) => {}
+                        Output::Idle { .. } => break,
+                    }
+                }
+                let n = srv.handle_input(now, &to_server.buf[..to_server.len]);
+                to_server.take(n);
+                // The server: endpoint events through the toolkit.
+                loop {
+                    match srv.poll_output() {
+                        Output::Transmit(b) => to_client.push(&b),
+                        Output::Event(e) => {
+                            if let Some(Event::Request(mut r)) = server.handle(&mut app, e) {
+                                panic!("the toolkit left {:?} unanswered", r.respond_empty());
+                            }
+                        }
+                        Output::Idle { .. } => break,
+                    }
+                }
+                let _ = server.poll(&mut app, &mut srv, now);
+                while let Output::Transmit(b) = srv.poll_output() {
+                    to_client.push(&b);
+                }
+                let n = client.handle_input(now, &to_client.buf[..to_client.len]);
+                to_client.take(n);
+            }
+            now = Instant::from_millis(now.as_millis() + 50);
+            client.handle_timeout(now);
+            srv.handle_timeout(now);
+        }
+        (seen, app)
+    }
+
+    #[test]
+    fn a_toolkit_server_session_allocates_nothing() {
+        let mut bufs = [[0u8; 16 * 1024]; 4];
+        let _ = measure(|| 0);
+        let ((seen, app), allocs, deallocs) = measure(|| run(&mut bufs));
+        println!("{seen:?}, calls {}, cancelled jobs {}", app.calls, app.cancelled);
+        println!("allocations: {allocs}, deallocations: {deallocs}");
+        assert_eq!((allocs, deallocs), (0, 0));
+        assert_eq!(seen.errors, 0, "every request was served");
+        assert!(seen.results + seen.cancels >= seen.sent - 8, "all answered but the last few: {seen:?}");
+        assert!(seen.tool_errors > 100 && seen.progress > 100 && app.calls > 100, "{seen:?}");
+        assert!(app.cancelled > 0 && seen.cancels > 0);
+        // Every page walk saw the 25 resources in three pages (the last may be under way).
+        let walks = seen.pages / 3;
+        assert_eq!(seen.resources - 25 * walks, [0, 10, 20][(seen.pages % 3) as usize]);
+        assert!(seen.pages >= 3 * 100);
+    }
 }

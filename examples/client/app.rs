@@ -904,10 +904,11 @@ pub fn fill_form(schema: RawJson<'_>) -> Option<String> {
     Some(out)
 }
 
-impl App<OUT, IN> for ClientApp {
-    type Message = ();
-
-    fn on_event(&mut self, ev: Event<'_>, _mailbox: &Mailbox<()>) {
+/// The script's reactions, whatever carries the session: the stdio loop (below) or the
+/// HTTP loop (`http.rs`).
+impl ClientApp {
+    /// An event of the session.
+    pub fn on_session_event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Negotiated { version, peer } => {
                 // Handshake era: `serverInfo`; stateless: `_meta.io.modelcontextprotocol/serverInfo`.
@@ -1048,9 +1049,19 @@ impl App<OUT, IN> for ClientApp {
         }
     }
 
-    fn on_message(&mut self, _endpoint: &mut ClientEndpoint<'_>, _now: Instant, _message: ()) {}
+    /// A request the transport could not deliver or get answered (an HTTP exchange
+    /// failed for good; the session has cancelled it, so no session event follows).
+    pub fn on_request_lost(&mut self, id: &RequestId, reason: &str) {
+        if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } = &self.waiting
+            && want == id
+        {
+            self.waiting = Waiting::Nothing;
+            self.fail(format!("request {id} was lost: {reason}"));
+        }
+    }
 
-    fn on_idle(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
+    /// The script's next step, when the loop is about to wait; returns when to look again.
+    pub fn advance(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         if !self.ready || self.finished {
             return None;
         }
@@ -1156,5 +1167,19 @@ impl App<OUT, IN> for ClientApp {
                 },
             }
         }
+    }
+}
+
+impl App<OUT, IN> for ClientApp {
+    type Message = ();
+
+    fn on_event(&mut self, ev: Event<'_>, _mailbox: &Mailbox<()>) {
+        self.on_session_event(ev);
+    }
+
+    fn on_message(&mut self, _endpoint: &mut ClientEndpoint<'_>, _now: Instant, _message: ()) {}
+
+    fn on_idle(&mut self, ep: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
+        self.advance(ep, now)
     }
 }

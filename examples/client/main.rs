@@ -17,8 +17,15 @@
 //!         --progress-tool 'trigger-long-running-operation={"duration":2,"steps":4}' \
 //!         --cancel-tool 'trigger-long-running-operation={"duration":30,"steps":30}' \
 //!         -- npx -y @modelcontextprotocol/server-everything stdio
+//!
+//! Over HTTP, against a server that is already running (`http.rs`):
+//!
+//!     cargo run --example client --features stdio,http -- --http http://127.0.0.1:3000/mcp
 
 mod app;
+mod conformance;
+mod http;
+mod oauth;
 
 use std::process::{Command, ExitCode};
 use std::time::Duration;
@@ -30,6 +37,7 @@ use mcp_sansio::session::Era;
 use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
 
 const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
+       client [options] --http URL [--transport auto|streamable|sse]
 
   --era auto|modern|legacy  which protocol eras to speak (default auto: server/discover first,
                             2026-07-28 if the server answers it, else the initialize handshake)
@@ -51,6 +59,11 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
   --wire                    print every line sent and received
   --grace-ms MS             wait for the server to exit after closing its stdin (default 2000)
   --term-grace-ms MS        wait after SIGTERM before SIGKILL (default 2000)
+  --http URL                connect to a running server over Streamable HTTP instead, falling
+                            back to HTTP+SSE; with MCP_CONFORMANCE_SCENARIO set, run that
+                            conformance scenario's script, and answer 401/403 challenges with
+                            an OAuth flow (oauth.rs) (--wire and --malformed: stdio only)
+  --transport MODE          auto (default), streamable (no fallback) or sse (HTTP+SSE only)
 
 Defaults match examples/server. The exit status is 0 when every step behaved.";
 
@@ -60,6 +73,8 @@ struct Args {
     grace: Duration,
     term_grace: Duration,
     command: Vec<String>,
+    /// `--http URL` and `--transport`.
+    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -68,6 +83,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut calls: Option<Vec<ToolCall>> = None;
     let mut timeout_call = None;
     let mut timeout_ms = 200;
+    let mut http_url: Option<String> = None;
+    let mut transport = mcp_sansio::http::client::TransportMode::Auto;
     let optional_call = |spec: String| -> Result<Option<ToolCall>, String> {
         if spec == "none" { Ok(None) } else { ToolCall::parse(&spec).map(Some) }
     };
@@ -112,17 +129,21 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--wire" => wire = true,
             "--grace-ms" => grace = ms(value(&arg)?)?,
             "--term-grace-ms" => term_grace = ms(value(&arg)?)?,
+            "--http" => http_url = Some(value(&arg)?),
+            "--transport" => transport = http::transport_mode(&value(&arg)?)?,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with('-') => return Err(format!("unknown option {other}")),
             other => {
                 // The command starts here (no `--`).
                 let command: Vec<String> = std::iter::once(other.to_string()).chain(args).collect();
-                return finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command);
+                let http = http_url.map(|u| (u, transport));
+                return finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command, http);
             }
         }
     }
     let command: Vec<String> = args.collect();
-    finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command)
+    let http = http_url.map(|u| (u, transport));
+    finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command, http)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -135,15 +156,16 @@ fn finish(
     grace: Duration,
     term_grace: Duration,
     command: Vec<String>,
+    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
 ) -> Result<Args, String> {
-    if command.is_empty() {
+    if command.is_empty() && http.is_none() {
         return Err("no server command given".into());
     }
     if let Some(calls) = calls {
         plan.calls = calls;
     }
     plan.timeout = timeout_call.map(|c| (c, Duration::from_millis(timeout_ms)));
-    Ok(Args { plan, wire, grace, term_grace, command })
+    Ok(Args { plan, wire, grace, term_grace, command, http })
 }
 
 fn main() -> ExitCode {
@@ -168,6 +190,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> std::io::Result<bool> {
+    if let Some((url, mode)) = &args.http {
+        return http::run(url, *mode, args.plan);
+    }
     println!("== Starting the server: {}", args.command.join(" "));
     let mut command = Command::new(&args.command[0]);
     command.args(&args.command[1..]);

@@ -20,8 +20,12 @@
 //! (POSTs to `/messages`) until it is killed, and prints `listening on http://ADDR` on
 //! stderr once it accepts connections (ADDR with port 0: a free port).
 //!
-//!     cargo run --example server --features stdio,http -- [--http ADDR] [--json-response]
-//!         [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
+//! With `--bearer TOKEN` every HTTP request must carry `Authorization: Bearer TOKEN`
+//! (401 with a `WWW-Authenticate` challenge otherwise), and the protected resource
+//! metadata the challenge names is served at `/.well-known/oauth-protected-resource/mcp`.
+//!
+//!     cargo run --example server --features stdio,http -- [--http ADDR [--json-response]
+//!         [--bearer TOKEN]] [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
 
 mod app;
 mod fixtures;
@@ -36,13 +40,14 @@ use mcp_sansio::adapters::stdio::{Sink, StdioLoop};
 use app::{Options, ServerApp, ServerEndpoint};
 
 #[cfg(feature = "http")]
-const USAGE: &str =
-    "usage: server [--http ADDR [--json-response]] [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
+const USAGE: &str = "usage: server [--http ADDR [--json-response] [--bearer TOKEN]] [--page-size N] [--workers N]
+              [--watch-interval-ms MS] [--verbose]
 
   --http ADDR            serve Streamable HTTP at /mcp and HTTP+SSE at /sse on ADDR
                          (127.0.0.1:3000; port 0: any free port) instead of stdio
   --json-response        over HTTP, answer a POST with plain JSON when nothing comes
                          before its response (default: always an SSE stream)
+  --bearer TOKEN         over HTTP, let in only requests with Authorization: Bearer TOKEN
   --page-size N          items per page of every list (default 1000: one page)
   --workers N            worker threads for slow tools (default 4)
   --watch-interval-ms MS also change test://watched-resource every MS milliseconds
@@ -64,10 +69,11 @@ struct Args {
     opts: Options,
     http: Option<String>,
     json_response: bool,
+    bearer: Option<String>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut a = Args { opts: Options::default(), http: None, json_response: false };
+    let mut a = Args { opts: Options::default(), http: None, json_response: false, bearer: None };
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
         let number = |flag: &str, v: String| -> Result<u64, String> {
@@ -85,9 +91,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--http" => a.http = Some(value("--http")?),
             #[cfg(feature = "http")]
             "--json-response" => a.json_response = true,
+            #[cfg(feature = "http")]
+            "--bearer" => a.bearer = Some(value("--bearer")?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument: {other}")),
         }
+    }
+    if a.http.is_none() && (a.json_response || a.bearer.is_some()) {
+        return Err("--json-response and --bearer need --http".into());
     }
     Ok(a)
 }
@@ -110,11 +121,21 @@ fn run_stdio(opts: Options) -> io::Result<()> {
 }
 
 #[cfg(feature = "http")]
-fn run_http(addr: &str, json_response: bool, opts: Options) -> io::Result<()> {
-    use mcp_sansio::adapters::http::server::{HttpServer, ServerOptions};
+fn run_http(addr: &str, json_response: bool, bearer: Option<String>, opts: Options) -> io::Result<()> {
+    use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, WELL_KNOWN_RESOURCE_METADATA};
     use mcp_sansio::http::server::JsonResponses;
 
+    // Bound first: the metadata URL names the port (ADDR may ask for any free one).
+    let listener = std::net::TcpListener::bind(addr)?;
+    let local = listener.local_addr()?;
+    let metadata_url = format!("http://{local}{WELL_KNOWN_RESOURCE_METADATA}/mcp");
+    let document = format!(r#"{{"resource":"http://{local}/mcp","bearer_methods_supported":["header"]}}"#);
     let mut options = ServerOptions::default();
+    if let Some(token) = bearer {
+        options.authorize = Some(Authorizer::bearer(token));
+        options.config.auth.resource_metadata = Some(&metadata_url);
+        options.metadata_document = Some(&document);
+    }
     options.config.json_responses = if json_response { JsonResponses::WhenPossible } else { JsonResponses::Never };
     options.rx_buffer = RX_BUFFER;
     options.tx_buffer = opts.tx_capacity;
@@ -122,7 +143,8 @@ fn run_http(addr: &str, json_response: bool, opts: Options) -> io::Result<()> {
     // 2026-07-28: the arguments that travel in Mcp-Param-* headers, checked by the server.
     options.param_headers = &mrtr::PARAM_HEADERS;
     let mut app = ServerApp::new(opts)?;
-    let mut server: HttpServer<'_, ServerApp, { app::OUT }, 16> = HttpServer::bind(addr, app::config(), options)?;
+    let mut server: HttpServer<'_, ServerApp, { app::OUT }, 16> =
+        HttpServer::with_listener(listener, app::config(), options)?;
     eprintln!("listening on http://{}", server.local_addr());
     server.run(&mut app)
 }
@@ -140,9 +162,9 @@ fn main() -> ExitCode {
     };
     let result = match args.http {
         #[cfg(feature = "http")]
-        Some(addr) => run_http(&addr, args.json_response, args.opts),
+        Some(addr) => run_http(&addr, args.json_response, args.bearer, args.opts),
         _ => {
-            let _ = args.json_response;
+            let _ = (args.json_response, args.bearer);
             run_stdio(args.opts)
         }
     };

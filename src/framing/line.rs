@@ -248,6 +248,20 @@ impl LineState {
         self.head == self.tail && self.skipping.is_none() && self.peeked.is_none()
     }
 
+    /// Starts again at the front of a new buffer (the caller swaps it in): only while
+    /// nothing is buffered, skipped or peeked ([`is_idle`](Self::is_idle)); returns
+    /// whether it did.
+    pub(crate) fn rebase(&mut self) -> bool {
+        if !self.is_idle() {
+            return false;
+        }
+        self.head = 0;
+        self.tail = 0;
+        self.scanned = 0;
+        self.kept = None;
+        true
+    }
+
     /// Bytes received and not yet delivered.
     pub(crate) fn buffered(&self) -> usize {
         self.tail - self.head

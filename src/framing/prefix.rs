@@ -134,7 +134,11 @@ impl<'b> Cursor<'b> {
                 _ => {
                     // A number or a literal: up to the next delimiter.
                     let start = self.i;
-                    while self.b.get(self.i).is_some_and(|c| !b",}]: \t\r\n".contains(c)) {
+                    while self
+                        .b
+                        .get(self.i)
+                        .is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\r' | b'\n'))
+                    {
                         self.i += 1;
                     }
                     if self.i == start || self.i == self.b.len() {

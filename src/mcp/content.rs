@@ -23,7 +23,7 @@ use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
 use crate::mcp::seq::Items;
 use crate::mcp::server::resources::ResourceContents;
-use crate::wire::{JsonKind, JsonStr, RawJson};
+use crate::wire::{JsonKind, JsonStr, Number, RawJson};
 
 /// Who a message or content is from or for (the schema's `Role`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -44,9 +44,10 @@ pub struct Annotations<'a> {
     /// Who the content is meant for.
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<Items<'a, MessageRole>>,
-    /// Importance from 0 (least) to 1 (most).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priority: Option<f64>,
+    /// Importance from 0 (least) to 1 (most), as its JSON text: written and read without
+    /// floating-point code (`Number::parse("0.8")`; [`Number::as_f64`] to compute with it).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Number<'a>>,
     /// ISO 8601 time of the last change (2025-06-18 on).
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<JsonStr<'a>>,
@@ -524,7 +525,8 @@ mod tests {
         let ContentBlock::Image(i) = i else { panic!() };
         assert_eq!(i.mime_type, "image/png");
         let ann = i.annotations.unwrap();
-        assert_eq!(ann.priority, Some(0.9));
+        assert_eq!(ann.priority.unwrap().as_text(), "0.9");
+        assert_eq!(ann.priority.unwrap().as_f64(), Some(0.9));
         assert_eq!(ann.audience.unwrap().get(0).unwrap().unwrap(), MessageRole::User);
         assert!(matches!(
             block(r#"{"type":"audio","data":"UklGRiQA","mimeType":"audio/wav"}"#),

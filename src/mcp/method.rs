@@ -122,6 +122,12 @@ macro_rules! methods {
         impl<'a> Method<'a> {
             /// The method named `name` (compared after unescaping).
             pub fn parse(name: JsonStr<'a>) -> Method<'a> {
+                // With the compact searches (microcontrollers), one loop over the table
+                // instead of a comparison per method inlined (see `from_known_bytes`).
+                if crate::wire::COMPACT {
+                    let known = SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m);
+                    return known.unwrap_or(Method::Other(name));
+                }
                 let known = match name.is_escaped() {
                     false => Self::from_known_bytes(name.raw()),
                     true => SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m),
@@ -131,6 +137,9 @@ macro_rules! methods {
 
             /// Request or notification, for known methods.
             pub fn kind(&self) -> Option<MethodKind> {
+                if crate::wire::COMPACT {
+                    return self.spec().map(|s| s.kind);
+                }
                 match self {
                     $( Method::$variant => Some(MethodKind::$kind), )*
                     Method::Other(_) => None,
@@ -148,6 +157,9 @@ macro_rules! methods {
 
             /// The known method with this exact name.
             pub fn from_known_name(name: &str) -> Option<Method<'static>> {
+                if crate::wire::COMPACT {
+                    return SPECS.iter().find(|(_, s)| s.name == name).map(|(m, _)| *m);
+                }
                 match name {
                     $( $name => Some(Method::$variant), )*
                     _ => None,
@@ -157,6 +169,15 @@ macro_rules! methods {
             /// The name on the wire: the specification's for known methods, the raw text
             /// (still escaped, if it was) for others.
             pub fn name(&self) -> &'a str {
+                if crate::wire::COMPACT {
+                    return match self.spec() {
+                        Some(spec) => spec.name,
+                        None => match self {
+                            Method::Other(s) => core::str::from_utf8(s.raw()).unwrap_or_default(),
+                            _ => "",
+                        },
+                    };
+                }
                 match self {
                     $( Method::$variant => $name, )*
                     Method::Other(s) => core::str::from_utf8(s.raw()).unwrap_or_default(),
@@ -253,10 +274,15 @@ methods! {
 impl<'a> Method<'a> {
     /// The table entry, for known methods.
     pub fn spec(&self) -> Option<&'static MethodSpec> {
+        self.spec_entry().map(|(_, s)| s)
+    }
+
+    /// The table row, for known methods.
+    fn spec_entry(&self) -> Option<&'static (Method<'static>, MethodSpec)> {
         if let Method::Other(_) = self {
             return None;
         }
-        SPECS.iter().find(|(m, _)| m == self).map(|(_, s)| s)
+        SPECS.iter().find(|(m, _)| m == self)
     }
 
     /// Whether this is a known method.
@@ -268,7 +294,7 @@ impl<'a> Method<'a> {
     pub fn to_known(self) -> Option<Method<'static>> {
         match self {
             Method::Other(_) => None,
-            known => Self::from_known_name(known.name()),
+            known => known.spec_entry().map(|(m, _)| *m),
         }
     }
 

@@ -13,11 +13,11 @@
 //! | area | types |
 //! |---|---|
 //! | base protocol | lifecycle ([`InitializeParams`], [`InitializeResult`], [`Implementation`], [`ClientCapabilities`], [`ServerCapabilities`]), [`Meta`], [`CancelledParams`], [`ProgressParams`], tasks ([`Task`]), [`ResultType`], input requests ([`InputRequiredResult`]), [`SubscriptionParams`], error data |
-//! | server features | tools ([`Tool`], [`CallToolParams`], [`CallToolResult`]), resources ([`Resource`], [`ReadResourceResult`]), prompts ([`Prompt`], [`GetPromptResult`]), [`CompleteParams`], logging ([`LoggingMessageParams`]), pagination and caching ([`ListResult`], [`PaginatedParams`]), [`DiscoverResult`] |
+//! | server features | tools ([`Tool`], [`CallToolParams`], [`CallToolResult`], [`TextToolResult`]), resources ([`Resource`], [`ReadResourceResult`]), prompts ([`Prompt`], [`GetPromptResult`]), [`CompleteParams`], logging ([`LoggingMessageParams`]), pagination and caching ([`ListResult`], [`PaginatedParams`]), [`DiscoverResult`] |
 //! | client features | [`Root`], sampling ([`CreateMessageParams`]), elicitation ([`ElicitParams`]) |
 //! | content | [`ContentBlock`] and its variants, [`Annotations`] |
 //! | decoding by method | [`decode_request`], [`decode_notification`], [`decode_result`] |
-//! | lazy sequences | [`Items`], [`Map`] |
+//! | lazy sequences and params | [`Items`], [`Map`], [`Lazy`] (params read member by member) |
 //! | methods and versions | [`Method`], [`ProtocolVersion`], [`Capability`] |
 //!
 //! One type per concept covers all five versions: a field that exists only in some
@@ -48,6 +48,7 @@ mod capabilities;
 mod client;
 mod content;
 mod dispatch;
+mod lazy;
 mod method;
 mod seq;
 mod server;
@@ -87,6 +88,7 @@ pub use dispatch::{
     Answering, AnyNotification, AnyRequest, AnyResult, DispatchError, decode_notification, decode_request,
     decode_result,
 };
+pub use lazy::Lazy;
 pub use method::{Direction, Method, MethodKind, MethodSpec, Role, all_methods};
 pub use seq::{Items, ItemsIter, Map, MapIter};
 pub use server::completion::{
@@ -102,7 +104,8 @@ pub use server::resources::{
     Resource, ResourceContents, ResourceTemplate, ResourceUriParams, TextResourceContents,
 };
 pub use server::tools::{
-    CallToolParams, CallToolResult, ListToolsResult, NO_ARGUMENTS, TaskSupport, Tool, ToolAnnotations, ToolExecution,
+    CallToolParams, CallToolResult, ListToolsResult, NO_ARGUMENTS, TaskSupport, TextToolResult, Tool, ToolAnnotations,
+    ToolExecution,
 };
 pub use version::{ProtocolVersion, VersionSet};
 

@@ -211,15 +211,7 @@ impl<T: Serialize> Serialize for Items<'_, T> {
 
 /// What serde should say was found instead of the expected JSON type.
 pub(crate) fn unexpected(raw: RawJson<'_>) -> serde::de::Unexpected<'static> {
-    use serde::de::Unexpected as U;
-    match raw.kind() {
-        JsonKind::Object => U::Map,
-        JsonKind::Array => U::Seq,
-        JsonKind::String => U::Str(""),
-        JsonKind::Number => U::Other("a number"),
-        JsonKind::Bool => U::Bool(raw.as_bool().unwrap_or_default()),
-        JsonKind::Null => U::Unit,
-    }
+    raw.unexpected()
 }
 
 /// A JSON object whose values are all `V` (prompt arguments, input requests…): a span of

@@ -122,12 +122,101 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     ///     Endpoint::with_buffers(config, [0; 1024], [0; 1024], Instant::ZERO).unwrap();
     /// ```
     pub fn with_buffers(config: Config<'a>, rx: B, tx: B, now: Instant) -> Result<Self, ConfigError> {
-        let (mut endpoint, newest) = Self::build(config, rx, tx, now)?;
-        if config.role == Role::Client {
-            let core = &mut endpoint.core;
-            // A client that speaks the stateless era probes for it first; one of the
-            // handshake era only opens with `initialize`.
-            let opened = match config.modern_versions().newest() {
+        Self::check_config(&config, rx.as_ref().len())?;
+        let mut endpoint = Self::fresh(config, rx, tx, now);
+        endpoint.prepare()?;
+        Ok(endpoint)
+    }
+
+    /// Creates an endpoint in `place` (an `Option` in a static, say) and returns it
+    /// there; otherwise as [`with_buffers`](Self::with_buffers). An endpoint already in
+    /// `place` is dropped first; on an error `place` is left `None`.
+    ///
+    /// Why: a constructor that returns the endpoint moves it on its way to where it is
+    /// kept, and each move may take a copy of it on the stack (three copies of a
+    /// 1,264-byte endpoint made the boot the stack's high-water mark on a Cortex-M).
+    /// Here the endpoint is built where it stays.
+    ///
+    /// ```
+    /// use mcp_sansio::{Config, Endpoint, Instant, Role};
+    /// use mcp_sansio::mcp::Implementation;
+    /// let config = Config::new(Role::Server, Implementation::new("s", "1"));
+    /// let (mut rx, mut tx) = ([0u8; 1024], [0u8; 1024]);
+    /// let mut place = None;
+    /// let endpoint: &mut Endpoint<'_, 0, 2> =
+    ///     Endpoint::new_in(&mut place, config, &mut rx[..], &mut tx[..], Instant::ZERO).unwrap();
+    /// assert!(!endpoint.is_closed());
+    /// ```
+    pub fn new_in<'p>(
+        place: &'p mut Option<Self>,
+        config: Config<'a>,
+        rx: B,
+        tx: B,
+        now: Instant,
+    ) -> Result<&'p mut Self, ConfigError> {
+        *place = None;
+        Self::check_config(&config, rx.as_ref().len())?;
+        if let Err(e) = place.insert(Self::fresh(config, rx, tx, now)).prepare() {
+            *place = None;
+            return Err(e);
+        }
+        // Just filled: never `None` here.
+        place.as_mut().ok_or(ConfigError::NotAnObject)
+    }
+
+    /// What the constructors check before building anything.
+    pub(super) fn check_config(config: &Config<'a>, rx_len: usize) -> Result<(), ConfigError> {
+        if !config.check_identity() {
+            return Err(ConfigError::NotAnObject);
+        }
+        if config.versions.is_empty() {
+            return Err(ConfigError::NoVersion);
+        }
+        if rx_len < MIN_RX_BUFFER {
+            return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
+        }
+        Ok(())
+    }
+
+    /// An endpoint at the start of a session, not yet checked against its buffers. A
+    /// server of the stateless era only starts in it.
+    #[inline(always)]
+    pub(super) fn fresh(config: Config<'a>, rx: B, tx: B, now: Instant) -> Self {
+        let rx_len = rx.as_ref().len();
+        let stateless_only = config.newest().is_none().then(|| config.modern_versions().newest()).flatten();
+        Self {
+            rx,
+            core: Core {
+                config,
+                rx: LineState::new(),
+                tx: Outbox::new(tx, config.output),
+                life: Lifecycle::new(config.role, config.own_flags(), stateless_only),
+                out: Outbound::new(),
+                inb: Inbound::new(),
+                held: Held::new(rx_len),
+                timers: Timers::new(now),
+                queued: Queued::default(),
+                now,
+                batch: None,
+                stall: None,
+                origin: None,
+                framed: false,
+                reserve: config.reply_reserve,
+                first_reserve: config.reply_reserve,
+                own_tasks: config.capabilities.declares_tasks(),
+                identity_len: 0,
+            },
+        }
+    }
+
+    /// Checks the reserves against the transmit buffer; a client opens: its
+    /// `server/discover` probe if it speaks the stateless era, else its `initialize`.
+    fn prepare(&mut self) -> Result<(), ConfigError> {
+        let core = &mut self.core;
+        core.check_reserves()?;
+        if core.config.role == Role::Client {
+            let newest = core.config.newest();
+            let opened = match core.config.modern_versions().newest() {
                 Some(modern) => core.send_discover(modern, false),
                 None => core.send_initialize(newest.unwrap_or(ProtocolVersion::LATEST_HANDSHAKE)),
             };
@@ -137,87 +226,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
                 _ => ConfigError::NotAnObject,
             })?;
         }
-        Ok(endpoint)
-    }
-
-    /// An endpoint at the start of a session, with the newest handshake version it
-    /// supports (if any): what both constructors share.
-    pub(super) fn build(
-        config: Config<'a>,
-        rx: B,
-        tx: B,
-        now: Instant,
-    ) -> Result<(Self, Option<ProtocolVersion>), ConfigError> {
-        if !config.check_identity() {
-            return Err(ConfigError::NotAnObject);
-        }
-        if config.versions.is_empty() {
-            return Err(ConfigError::NoVersion);
-        }
-        let newest = config.newest();
-        let stateless_only = newest.is_none().then(|| config.modern_versions().newest()).flatten();
-        let rx_len = rx.as_ref().len();
-        if rx_len < MIN_RX_BUFFER {
-            return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
-        }
-        let mut core = Core {
-            config,
-            rx: LineState::new(),
-            tx: Outbox::new(tx, config.output),
-            life: Lifecycle::new(config.role, config.own_flags(), stateless_only),
-            out: Outbound::new(),
-            inb: Inbound::new(),
-            held: Held::new(rx_len),
-            timers: Timers::new(now),
-            queued: Queued::default(),
-            now,
-            batch: None,
-            stall: None,
-            origin: None,
-            framed: false,
-            reserve: config.reply_reserve,
-            first_reserve: config.reply_reserve,
-            own_tasks: config.capabilities.declares_tasks(),
-            identity_len: 0,
-        };
-        // The reserve holds the longest reply the endpoint writes on its own: an error
-        // for the longest id it answers with the longest message it uses (and a few
-        // escaped quotes in it).
-        let longest_id = [b'1'; MAX_ID_LEN];
-        let id = crate::wire::RequestIdRef::from_validated(&longest_id);
-        let message = [b'x'; AUTO_MESSAGE_MAX];
-        let message = core::str::from_utf8(&message).unwrap_or_default();
-        let floor = core.measure(|tx| tx.error(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, message))? + 8;
-        if config.reply_reserve < floor {
-            return Err(ConfigError::ReserveTooSmall { needed: floor });
-        }
-        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
-        let info = core.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
-        let caps = core.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
-        let empty = core.measure(|tx| {
-            tx.result_with(id, |out| {
-                out.put(b"{}");
-                Ok(())
-            })
-        })?;
-        core.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
-        if config.role == Role::Server {
-            // A server's initialize result must fit too, until it is sent, and its
-            // discover result whenever one is asked for.
-            if let Some(newest) = newest {
-                let needed =
-                    core.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
-                core.first_reserve = core.reserve.max(needed);
-            }
-            if !config.modern_versions().is_empty() {
-                let discover = core.measure(|tx| tx.result_with(id, |out| config.write_discover_result(out)))?;
-                core.first_reserve = core.first_reserve.max(discover);
-            }
-        }
-        if core.tx.capacity() < core.first_reserve {
-            return Err(ConfigError::TxTooSmall { needed: core.first_reserve });
-        }
-        Ok((Self { rx, core }, newest))
+        Ok(())
     }
 
     // ---- inputs -------------------------------------------------------------------
@@ -510,6 +519,50 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
 }
 
 impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
+    /// Checks that the reply reserve and the transmit buffer hold what the endpoint
+    /// must be able to write on its own, and sets the reserve before the handshake.
+    pub(super) fn check_reserves(&mut self) -> Result<(), ConfigError> {
+        let config = self.config;
+        // The reserve holds the longest reply the endpoint writes on its own: an error
+        // for the longest id it answers with the longest message it uses (and a few
+        // escaped quotes in it).
+        let longest_id = [b'1'; MAX_ID_LEN];
+        let id = crate::wire::RequestIdRef::from_validated(&longest_id);
+        let message = [b'x'; AUTO_MESSAGE_MAX];
+        let message = core::str::from_utf8(&message).unwrap_or_default();
+        let floor = self.measure(|tx| tx.error(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, message))? + 8;
+        if config.reply_reserve < floor {
+            return Err(ConfigError::ReserveTooSmall { needed: floor });
+        }
+        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
+        let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
+        let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
+        let empty = self.measure(|tx| {
+            tx.result_with(id, |out| {
+                out.put(b"{}");
+                Ok(())
+            })
+        })?;
+        self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        if config.role == Role::Server {
+            // A server's initialize result must fit too, until it is sent, and its
+            // discover result whenever one is asked for.
+            if let Some(newest) = config.newest() {
+                let needed =
+                    self.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
+                self.first_reserve = self.reserve.max(needed);
+            }
+            if !config.modern_versions().is_empty() {
+                let discover = self.measure(|tx| tx.result_with(id, |out| config.write_discover_result(out)))?;
+                self.first_reserve = self.first_reserve.max(discover);
+            }
+        }
+        if self.tx.capacity() < self.first_reserve {
+            return Err(ConfigError::TxTooSmall { needed: self.first_reserve });
+        }
+        Ok(())
+    }
+
     /// The size of what `write` writes into the empty transmit buffer (what it needs if
     /// it does not fit), which is left empty.
     fn measure(

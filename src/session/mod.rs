@@ -93,6 +93,7 @@ mod receive;
 mod receive_modern;
 mod replies;
 mod request_state;
+mod resize;
 mod responder;
 mod retry;
 mod sip;

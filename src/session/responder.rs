@@ -93,6 +93,7 @@ impl<'e> Responder<'e> {
     fn answer(
         &mut self,
         answered: bool,
+        replace: bool,
         write: impl FnOnce(&mut FrameView<'e>, &InEntry) -> Result<core::ops::Range<usize>, SendError>,
     ) -> Result<Responded, SendError> {
         let version = self.version;
@@ -102,7 +103,7 @@ impl<'e> Responder<'e> {
         };
         let result = match write(tx, entry) {
             Ok(_) => Ok(Responded::Sent),
-            Err(SendError::TxFull { needed, .. }) if needed > tx.capacity() => {
+            Err(SendError::TxFull { needed, .. }) if replace && needed > tx.capacity() => {
                 write_replacement(tx, ErrorId::Id(entry.id.as_ref()), needed, version)?;
                 Err(SendError::ReplyTooLarge { needed, capacity: tx.capacity() })
             }
@@ -117,7 +118,13 @@ impl<'e> Responder<'e> {
     /// Sends a result and frees the slot. A stateless request's result is completed on
     /// its way out (see [`decorate`](super::decorate)).
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.respond_as(true, result)
+        self.respond_as(true, true, result)
+    }
+
+    /// Sends a result if it fits now; `TxFull` otherwise, even when it never will
+    /// (nothing replaces it, the slot stays).
+    pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.respond_as(true, false, result)
     }
 
     /// Ends a listen stream from this side, as the endpoint does when the peer's input
@@ -125,17 +132,22 @@ impl<'e> Responder<'e> {
     /// the application is suppressed.
     pub fn end_listen(&mut self, acknowledged: bool) -> Result<Responded, SendError> {
         if acknowledged {
-            return self.respond_as(false, &RawJson::EMPTY_OBJECT);
+            return self.respond_as(false, true, &RawJson::EMPTY_OBJECT);
         }
-        self.answer(false, |tx, e| {
+        self.answer(false, true, |tx, e| {
             let id = ErrorId::Id(e.id.as_ref());
             Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Server closing", None::<&()>)?)
         })
     }
 
-    fn respond_as<R: Serialize + ?Sized>(&mut self, answered: bool, result: &R) -> Result<Responded, SendError> {
+    fn respond_as<R: Serialize + ?Sized>(
+        &mut self,
+        answered: bool,
+        replace: bool,
+        result: &R,
+    ) -> Result<Responded, SendError> {
         let config = self.config;
-        self.answer(answered, |tx, entry| {
+        self.answer(answered, replace, |tx, entry| {
             let id = entry.id.as_ref();
             let Some(ctx) = entry.modern.as_ref() else { return Ok(tx.result(id, result)?) };
             let subscription = match ctx.listen {
@@ -155,13 +167,13 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
+        self.answer(true, true, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
     /// suppressed.
     pub fn abandon(&mut self) -> Result<Responded, SendError> {
-        self.answer(false, |tx, e| {
+        self.answer(false, true, |tx, e| {
             let id = ErrorId::Id(e.id.as_ref());
             Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)?)
         })
@@ -223,6 +235,16 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// [`Responded`] for answers to a request that is already over.
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
         self.responder.respond(result)
+    }
+
+    /// Answers with `result` if it fits the transmit buffer now. Unlike
+    /// [`respond`](Self::respond), an answer larger than the whole buffer is not replaced
+    /// by -32603: it gets [`SendError::TxFull`] like one that only has to wait, and the
+    /// request stays open, for a host that can grow the buffer
+    /// ([`Endpoint::replace_transmit_buffer`](super::Endpoint::replace_transmit_buffer))
+    /// or queue the answer and retry.
+    pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
+        self.responder.try_respond(result)
     }
 
     /// Answers with the empty result `{}`.

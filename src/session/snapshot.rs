@@ -139,7 +139,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if !config.handshake_versions().contains(snapshot.version) {
             return Err(ConfigError::UnsupportedVersion);
         }
-        let (mut endpoint, _) = Self::build(config, rx, tx, now)?;
+        Self::check_config(&config, rx.as_ref().len())?;
+        let mut endpoint = Self::fresh(config, rx, tx, now);
+        endpoint.core.check_reserves()?;
         let core = &mut endpoint.core;
         core.life.resume(snapshot.version, snapshot.peer_capabilities);
         core.out.start_ids_at(snapshot.next_request_id);

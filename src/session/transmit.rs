@@ -199,6 +199,21 @@ impl<B: Buffer> Outbox<B> {
         }
     }
 
+    /// Moves what is queued to the front of `new` and keeps `new`, returning the old
+    /// buffer; `Err(new)`, nothing changed, when `new` is smaller than the buffer now.
+    /// The last transmit is released first, as the next poll would.
+    pub fn replace_buffer(&mut self, mut new: B) -> Result<B, B> {
+        if new.as_ref().len() < self.capacity() {
+            return Err(new);
+        }
+        self.release();
+        let queued = self.len - self.head;
+        new.as_mut()[..queued].copy_from_slice(&self.buf.as_ref()[self.head..self.len]);
+        self.head = 0;
+        self.len = queued;
+        Ok(core::mem::replace(&mut self.buf, new))
+    }
+
     /// Forgets everything queued (only before the endpoint is handed out).
     pub fn clear(&mut self) {
         self.head = 0;

@@ -75,8 +75,10 @@ const WHOLE_TEXT: usize = 512;
 const NAME_BUF: usize = 128;
 
 impl<'a, 's> Deserializer<'a, 's> {
+    shared_when_compact! {
     fn new(input: &'a [u8], pos: usize, scratch: Option<&'s mut [u8]>) -> Self {
         Self { input, pos, scratch, text: None, key: None, failed_in: None }
+    }
     }
 
     /// The error to report for `e`, raised where decoding stopped.
@@ -143,6 +145,8 @@ impl<'a, 's> Deserializer<'a, 's> {
 
     fn take_number(&mut self, expected: Expected) -> Result<&'a [u8]> {
         match self.peek() {
+            // (`value_end` finds the same end; the compact build shares its code.)
+            Some(b'-' | b'0'..=b'9') if super::find::COMPACT => Ok(self.take_value()),
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
                 self.pos = navigate::number_end(self.input, start);
@@ -185,33 +189,151 @@ impl<'a, 's> Deserializer<'a, 's> {
 
     /// Visits a member name or enum tag; escaped names go through a small stack buffer.
     fn visit_name<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
-        let span = self.take_span()?;
-        if !span.escaped {
-            let text = self.text(span).ok_or(Error(DecodeErrorKind::InvalidValue))?;
-            return visitor.visit_borrowed_str(text);
-        }
-        let s = JsonStr::from_span(self.input, span);
-        let mut buf = [0u8; NAME_BUF];
-        match s.unescape_into(&mut buf) {
-            Ok(name) => visitor.visit_str(name),
-            // No Rust field or variant name is this long: hand over a name that matches
-            // nothing, so the member is ignored (or refused by deny_unknown_fields).
-            Err(_) => visitor.visit_str("\u{0}"),
+        match self.name()? {
+            Ok(text) => visitor.visit_borrowed_str(text),
+            Err(escaped) => {
+                let mut buf = [0u8; NAME_BUF];
+                visitor.visit_str(unescape_name(escaped, &mut buf))
+            }
         }
     }
 
+    /// Visits a struct field's name or an enum tag. Identifier visitors never keep the
+    /// text, so with the compact searches it is handed over one way only (`visit_str`,
+    /// plain or unescaped into the buffer): one copy of the field-name match, not two.
+    fn visit_identifier<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value> {
+        if !super::find::COMPACT {
+            return self.visit_name(visitor);
+        }
+        let mut buf = [0u8; NAME_BUF];
+        let text = match self.name()? {
+            Ok(text) => text,
+            Err(escaped) => unescape_name(escaped, &mut buf),
+        };
+        visitor.visit_str(text)
+    }
+
+    shared_when_compact! {
+    /// The member name or enum tag at `pos`, moving past it: its text when it has no
+    /// escapes, else the escaped string. (The part of [`visit_name`](Self::visit_name)
+    /// that does not depend on the visitor.)
+    fn name(&mut self) -> Result<core::result::Result<&'a str, JsonStr<'a>>> {
+        let span = self.take_span()?;
+        if !span.escaped {
+            return self.text(span).map(Ok).ok_or(Error(DecodeErrorKind::InvalidValue));
+        }
+        Ok(Err(JsonStr::from_span(self.input, span)))
+    }
+    }
+
+    shared_when_compact! {
+    /// Moves past `open` (`{` or `[`), or fails with what was found instead.
+    fn open(&mut self, open: u8, expected: Expected) -> Result<()> {
+        if self.peek() != Some(open) {
+            return Err(self.invalid_type(expected));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+    }
+
+    shared_when_compact! {
+    /// After a visitor read an object: skips the members it did not read, then the `}`.
+    fn close_object(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b'}') => {
+                    self.pos += 1;
+                    return;
+                }
+                Some(b',' | b':') => self.pos += 1,
+                Some(_) => {
+                    let before = self.pos;
+                    self.take_value();
+                    if self.pos == before {
+                        return;
+                    }
+                }
+                None => return,
+            }
+        }
+    }
+    }
+
+    shared_when_compact! {
+    /// Before a member name: moves past the comma (unless it is the first member) and
+    /// says where the name's quote is, or `None` at the end of the object.
+    fn next_member(&mut self, first: &mut bool) -> Option<usize> {
+        match self.peek() {
+            Some(b'}') | None => return None,
+            Some(b',') if !*first => self.pos += 1,
+            _ => {}
+        }
+        *first = false;
+        (self.peek() == Some(b'"')).then_some(self.pos)
+    }
+    }
+
+    shared_when_compact! {
+    /// After a member name whose quote was at `at`: remembers the name, for errors in its
+    /// value.
+    fn named(&mut self, at: usize) {
+        self.key = Some(StrSpan { start: at + 1, end: self.pos.saturating_sub(1), escaped: true });
+    }
+    }
+
+    shared_when_compact! {
+    /// Before a member's value: moves past the colon and says which member it is.
+    fn member_value(&mut self) -> Option<StrSpan> {
+        if self.peek() == Some(b':') {
+            self.pos += 1;
+        }
+        self.key
+    }
+    }
+
+    shared_when_compact! {
+    /// A member's value failed: the innermost member is named, errors pass through every
+    /// enclosing one.
+    fn failed_in(&mut self, key: Option<StrSpan>) {
+        if self.failed_in.is_none() {
+            self.failed_in = key;
+        }
+    }
+    }
+
     fn integer<T: TryFrom<i64> + TryFrom<u64>>(&mut self) -> Result<T> {
-        let token = self.take_number(Expected::Integer)?;
-        let value = match parse_u64(token) {
-            Some(u) => T::try_from(u).ok(),
-            None => parse_i64(token).and_then(|i| T::try_from(i).ok()),
+        let value = match self.integer_value()? {
+            Ok(u) => T::try_from(u).ok(),
+            Err(i) => T::try_from(i).ok(),
         };
         value.ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+    }
+
+    shared_when_compact! {
+    /// The integer at `pos`, moving past it: `Ok` if it is not negative, `Err` if it is.
+    fn integer_value(&mut self) -> Result<core::result::Result<u64, i64>> {
+        let token = self.take_number(Expected::Integer)?;
+        match parse_u64(token) {
+            Some(u) => Ok(Ok(u)),
+            None => parse_i64(token).map(Err).ok_or(Error(DecodeErrorKind::NumberOutOfRange)),
+        }
+    }
     }
 
     fn float(&mut self) -> Result<f64> {
         let token = self.take_number(Expected::Number)?;
         super::number::to_f64(token).ok_or(Error(DecodeErrorKind::NumberOutOfRange))
+    }
+}
+
+/// An escaped member name, unescaped into `buf`. No Rust field or variant name is longer
+/// than the buffer: a longer one becomes a name that matches nothing, so the member is
+/// ignored (or refused by `deny_unknown_fields`).
+fn unescape_name<'b>(name: JsonStr<'_>, buf: &'b mut [u8; NAME_BUF]) -> &'b str {
+    match name.unescape_into(buf) {
+        Ok(name) => name,
+        Err(_) => "\u{0}",
     }
 }
 
@@ -395,29 +517,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.peek() != Some(b'{') {
-            return Err(self.invalid_type(Expected::Object));
-        }
-        self.pos += 1;
+        self.open(b'{', Expected::Object)?;
         let value = visitor.visit_map(Members { de: &mut *self, first: true })?;
-        // Skip members the visitor did not read, then the `}`.
-        loop {
-            match self.peek() {
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(value);
-                }
-                Some(b',' | b':') => self.pos += 1,
-                Some(_) => {
-                    let before = self.pos;
-                    self.take_value();
-                    if self.pos == before {
-                        return Ok(value);
-                    }
-                }
-                None => return Ok(value),
-            }
-        }
+        self.close_object();
+        Ok(value)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -426,10 +529,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.peek() {
-            Some(b'{') => self.deserialize_map(visitor),
-            _ => Err(self.invalid_type(Expected::Object)),
-        }
+        self.deserialize_map(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -456,7 +556,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.visit_name(visitor)
+        self.visit_identifier(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -493,33 +593,15 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.de.peek() {
-            Some(b'}') | None => return Ok(None),
-            Some(b',') if !self.first => self.de.pos += 1,
-            _ => {}
-        }
-        self.first = false;
-        if self.de.peek() != Some(b'"') {
-            return Ok(None);
-        }
-        let at = self.de.pos;
+        let Some(at) = self.de.next_member(&mut self.first) else { return Ok(None) };
         let key = seed.deserialize(MapKey { de: &mut *self.de });
-        // The name's span, between the quotes, for errors in its value.
-        self.de.key = Some(StrSpan { start: at + 1, end: self.de.pos.saturating_sub(1), escaped: true });
+        self.de.named(at);
         key.map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        if self.de.peek() == Some(b':') {
-            self.de.pos += 1;
-        }
-        let key = self.de.key;
-        seed.deserialize(&mut *self.de).inspect_err(|_| {
-            // The innermost member is named: errors pass through every enclosing one.
-            if self.de.failed_in.is_none() {
-                self.de.failed_in = key;
-            }
-        })
+        let key = self.de.member_value();
+        seed.deserialize(&mut *self.de).inspect_err(|_| self.de.failed_in(key))
     }
 }
 
@@ -537,7 +619,7 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.de.visit_name(visitor)
+        self.de.visit_identifier(visitor)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {

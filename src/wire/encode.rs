@@ -742,14 +742,20 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
 /// time.
 #[inline]
 fn next_quote(buf: &[u8], mut i: usize) -> Option<usize> {
-    use super::find::{eq_mask, first, word};
-    // Quotes are close together in JSON: words, not blocks.
-    while let Some(w) = word(buf, i) {
-        let m = eq_mask(w, b'"');
-        if m != 0 {
-            return Some(i + first(m));
+    // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
+    // there (see `find`); elsewhere eight bytes at a time: quotes are close together in
+    // JSON, so words, not blocks.
+    if !super::find::COMPACT {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        while let Some(chunk) = buf.get(i..i.saturating_add(8)).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+            let x = u64::from_le_bytes(chunk) ^ (LO * u64::from(b'"'));
+            let m = x.wrapping_sub(LO) & !x & HI;
+            if m != 0 {
+                return Some(i + (m.trailing_zeros() / 8) as usize);
+            }
+            i += 8;
         }
-        i += 8;
     }
     buf.get(i..)?.iter().position(|&b| b == b'"').map(|p| i + p)
 }

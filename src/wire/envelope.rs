@@ -21,6 +21,7 @@
 use core::fmt;
 
 use super::codes::ErrorCode;
+use super::find;
 use super::id::RequestIdRef;
 use super::navigate::{Elements, Members};
 use super::raw::RawJson;
@@ -73,6 +74,10 @@ impl Member {
     ];
 
     fn of(name: JsonStr<'_>) -> Option<Member> {
+        if !name.is_escaped() && find::COMPACT {
+            // The table, compared with memcmp: smaller code.
+            return Member::ALL.iter().find(|(_, n)| n.as_bytes() == name.raw()).map(|(m, _)| *m);
+        }
         if !name.is_escaped() {
             // Byte by byte, so that no call to memcmp is made for these short names.
             return match name.raw() {
@@ -537,7 +542,8 @@ fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeErr
                 (Some((start, end, _)), _) => (start, end),
                 // Keep the string's span (and whether it has escapes), so that it need not
                 // be looked for again.
-                (None, Some(m @ (Member::Jsonrpc | Member::Method))) => {
+                // (With the compact searches, looked for again: less code, the strings are short.)
+                (None, Some(m @ (Member::Jsonrpc | Member::Method))) if !find::COMPACT => {
                     let start = s.pos;
                     let text = match s.peek() {
                         Some(b'"') => Some(s.string().map_err(json_error)?),
@@ -630,7 +636,13 @@ fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeErr
         return fail(Rule::DuplicateMember(m));
     }
     let text = |span: StrSpan| JsonStr::from_span(frame, span);
-    match (seen.jsonrpc, seen.jsonrpc_str.map(text)) {
+    let (jsonrpc_str, method_str) = if find::COMPACT {
+        let string = |at: Option<(usize, usize)>| at.map(span).and_then(|v| v.as_str());
+        (string(seen.jsonrpc), string(seen.method))
+    } else {
+        (seen.jsonrpc_str.map(text), seen.method_str.map(text))
+    };
+    match (seen.jsonrpc, jsonrpc_str) {
         (None, _) => return fail(Rule::MissingJsonrpc),
         (Some(_), Some(v)) if v.raw() == [b'2', b'.', b'0'] || v.is_escaped() && v.eq_str("2.0") => {}
         (Some(_), _) => return fail(Rule::WrongJsonrpcVersion),
@@ -642,7 +654,7 @@ fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeErr
         if seen.result.is_some() || seen.error.is_some() {
             return fail(Rule::MethodInResponse);
         }
-        let Some(method) = seen.method_str.map(text) else { return fail(Rule::MethodNotString) };
+        let Some(method) = method_str else { return fail(Rule::MethodNotString) };
         let params = seen.params.map(span);
         if params.is_some_and(|p| !p.is_object()) {
             return fail(Rule::ParamsNotObject);

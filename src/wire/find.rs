@@ -1,383 +1,149 @@
-//! Finding the next byte that matters inside a JSON string, many bytes at a time, in safe
-//! code.
+//! Finding the next byte that matters inside a JSON string, in safe code.
 //!
 //! Most of a realistic MCP message is string bodies (tool descriptions, tool results,
 //! resource text), so the speed of the whole wire layer is the speed of "skip to the next
-//! quote". Two widths work together:
+//! quote". How that is done depends on the target, chosen at compile time:
 //!
-//! * a *block* test on 16 bytes that only answers "is anything here?". Written as a plain
-//!   loop over the bytes, it compiles to a few vector instructions on targets with SIMD
-//!   (SSE2 on x86_64, NEON on aarch64, simd128 on wasm); elsewhere (Cortex-M) the same
-//!   question is answered with two SWAR words. Only the kernel differs between the two, and
-//!   the tests check that both kernels agree on every byte at every position;
-//! * a *word* mask (SWAR on `u64`) that finds *where* the first such byte is, once a block
-//!   says there is one. Only the lowest flagged byte of a word mask is exact (borrows
-//!   propagate upward, so bytes above a true hit may be flagged too), which is all a forward
-//!   scan needs.
+//! * **wide** ([`wide`](self::wide)), on 64-bit targets, wasm32, and wherever there is
+//!   SIMD: a *word* mask (SWAR on `u64`) finds *where* the first byte that matters is,
+//!   eight bytes at a time. Only the lowest flagged byte of a word mask is exact (borrows
+//!   propagate upward, so bytes above a true hit may be flagged too), which is all a
+//!   forward scan needs. Where there is SIMD (SSE2 on x86_64, NEON on aarch64, simd128 on
+//!   wasm), a *block* test on 16 bytes that only answers "is anything here?", written as a
+//!   plain loop over the bytes, compiles to a few vector instructions and skips plain text
+//!   sixteen bytes at a time;
+//! * **compact** ([`compact`](self::compact)), on 32- and 16-bit targets without SIMD
+//!   (Cortex-M, 32-bit RISC-V, Xtensa, AVR): a byte at a time. There, `u64` masks take
+//!   pairs of registers and several times the code, flash is scarce, and the messages are
+//!   short; the byte loops are a fraction of the size and scan about as fast as the words
+//!   would on such a core.
+//!
+//! Building with `--cfg mcp_sansio_compact` (`RUSTFLAGS="--cfg mcp_sansio_compact"`)
+//! selects the compact searches on any target: that is how the tests, the differential
+//! test against serde_json and the fuzz targets cover them on a host, and how a part that
+//! has SIMD but little flash can choose small code. Both implementations give the same
+//! answers; the tests below compare them on every placement of every kind of byte.
 
-pub(crate) const LO: u64 = 0x0101_0101_0101_0101;
-pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Bytes per block.
-pub(crate) const BLOCK: usize = 16;
-
-/// The eight bytes at `i`, little-endian, if there are eight.
-#[inline(always)]
-pub(crate) fn word(buf: &[u8], i: usize) -> Option<u64> {
-    let chunk: [u8; 8] = buf.get(i..i.checked_add(8)?)?.try_into().ok()?;
-    Some(u64::from_le_bytes(chunk))
-}
-
-/// The high bit of each byte of `w` equal to `b` (lowest flagged byte exact).
-#[inline(always)]
-pub(crate) const fn eq_mask(w: u64, b: u8) -> u64 {
-    let x = w ^ (LO * b as u64);
-    x.wrapping_sub(LO) & !x & HI
-}
-
-/// The offset (0..8) of the lowest flagged byte of a non-zero mask.
-#[inline(always)]
-pub(crate) const fn first(mask: u64) -> usize {
-    (mask.trailing_zeros() / 8) as usize
-}
-
-/// For the validator: each byte that ends a run of plain string text, namely `"`, `\`, a
-/// control character (U+0000..U+001F) or a non-ASCII byte (whose UTF-8 sequence is checked
-/// where it occurs).
-///
-/// `x = w ^ 0x02` moves `"` (0x22) to 0x20 and keeps control characters below 0x20 while
-/// moving space and `!` above it, so one "below 0x21" test finds quotes and control
-/// characters together; the high bit of `x` is the high bit of `w`.
-#[inline(always)]
-pub(crate) const fn text_stops(w: u64) -> u64 {
-    let x = w ^ (LO * 0x02);
-    ((x.wrapping_sub(LO * 0x21) | x) & HI) | eq_mask(w, b'\\')
-}
-
-/// Whether `b` ends a run of plain text for the validator (the byte form of [`text_stops`]).
+/// Whether `b` ends a run of plain text for the validator (the byte form of [`wide::text_stops`]).
 #[inline(always)]
 pub(crate) const fn is_text_stop(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80
 }
 
-/// For the encoder: each byte that must be escaped in a string literal: `"`, `\`, or a
-/// control character. Non-ASCII text is written as it is.
-#[inline(always)]
-pub(crate) const fn escape_stops(w: u64) -> u64 {
-    let x = w ^ (LO * 0x02);
-    (x.wrapping_sub(LO * 0x21) & !x & HI) | eq_mask(w, b'\\')
-}
-
-/// Whether `b` must be escaped in a string literal (the byte form of [`escape_stops`]).
+/// Whether `b` must be escaped in a string literal (the byte form of [`wide::escape_stops`]).
 #[inline(always)]
 pub(crate) const fn is_escape_stop(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-#[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
-use swar as kernel;
-/// Whether this target has SIMD for the block kernels to compile to.
-pub(crate) const VECTOR: bool = cfg!(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"));
+/// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
+pub(crate) const COMPACT: bool = cfg!(any(
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+));
 
-/// The kernels of this target: vectorizable loops where there is SIMD, SWAR words elsewhere.
-#[cfg(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-use vector as kernel;
+/// Whether the wide searches skip blocks with SIMD (never with the compact ones).
+pub(crate) const VECTOR: bool =
+    !COMPACT && cfg!(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"));
 
-/// From `i`, skips whole blocks that hold no [`text_stops`] byte; returns the offset of the
-/// first block that holds one, or of the last few bytes (fewer than a block).
-#[inline(always)]
-pub(crate) fn skip_plain_text(buf: &[u8], i: usize) -> usize {
-    skip_blocks(buf, i, kernel::plain_text)
-}
+#[cfg(any(
+    test,
+    not(any(
+        mcp_sansio_compact,
+        not(any(
+            target_feature = "sse2",
+            target_feature = "neon",
+            target_feature = "simd128",
+            target_pointer_width = "64",
+            target_arch = "wasm32"
+        ))
+    ))
+))]
+mod wide;
 
-/// From `i`, skips whole blocks that hold no [`escape_stops`] byte (see
-/// [`skip_plain_text`]).
-#[inline(always)]
-pub(crate) fn skip_plain_escape(buf: &[u8], i: usize) -> usize {
-    skip_blocks(buf, i, kernel::plain_escape)
-}
+#[cfg(any(
+    test,
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+))]
+mod compact;
 
-/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]), two blocks
-/// at a time while it can: quotes are rare inside a string, so this is the longest run.
-#[inline(always)]
-pub(crate) fn skip_no_quote(buf: &[u8], i: usize) -> usize {
-    if !VECTOR {
-        return i;
-    }
-    let Some(rest) = buf.get(i..) else { return i };
-    let mut n = 0;
-    for pair in rest.chunks_exact(2 * BLOCK) {
-        let (a, b) = pair.split_at(BLOCK);
-        let (Ok(a), Ok(b)) = (<&[u8; BLOCK]>::try_from(a), <&[u8; BLOCK]>::try_from(b)) else { break };
-        if kernel::has_quote(a) | kernel::has_quote(b) {
-            break;
-        }
-        n += 2 * BLOCK;
-    }
-    skip_blocks(buf, i + n, |b| !kernel::has_quote(b))
-}
+#[cfg(not(any(
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+)))]
+pub(crate) use wide::{closing_quote, has_backslash, next_escape, next_text_stop, plain_prefix, short_string};
 
-/// From `i`, skips whole blocks that hold no quote (see [`skip_plain_text`]), and says
-/// whether any of the skipped bytes is a backslash.
-#[inline(always)]
-pub(crate) fn skip_no_quote_noting_backslashes(buf: &[u8], i: usize) -> (usize, bool) {
-    let mut backslash = false;
-    let end = skip_blocks(buf, i, |b| {
-        let (q, bs) = kernel::quote_or_backslash(b);
-        backslash |= bs && !q;
-        !q
-    });
-    (end, backslash)
-}
-
-#[inline(always)]
-fn skip_blocks(buf: &[u8], i: usize, mut plain: impl FnMut(&[u8; BLOCK]) -> bool) -> usize {
-    // Without SIMD a block is two words: the word loops of the callers do the same work
-    // with less code, which matters more on such targets (microcontrollers).
-    if !VECTOR {
-        return i;
-    }
-    let Some(rest) = buf.get(i..) else { return i };
-    let mut n = 0;
-    for chunk in rest.chunks_exact(BLOCK) {
-        let Ok(block) = <&[u8; BLOCK]>::try_from(chunk) else { break };
-        if !plain(block) {
-            break;
-        }
-        n += BLOCK;
-    }
-    i + n
-}
-
-/// Whether `bytes` holds a backslash.
-#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
-#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
-pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(8);
-    let found = words.by_ref().any(|w| word(w, 0).is_some_and(|w| eq_mask(w, b'\\') != 0));
-    // A loop rather than `contains`, whose general search is larger code for these few bytes.
-    #[allow(clippy::manual_contains)]
-    let tail = words.remainder().iter().any(|&b| b == b'\\');
-    found || tail
-}
-
-/// The offset of the first byte at or after `i` that must be escaped in a string literal,
-/// or `buf.len()`.
-#[inline]
-pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
-    loop {
-        match word(buf, i) {
-            Some(w) => {
-                let mask = escape_stops(w);
-                if mask != 0 {
-                    return i + first(mask);
-                }
-                i = skip_plain_escape(buf, i + 8);
-            }
-            None => {
-                while let Some(&b) = buf.get(i) {
-                    if is_escape_stop(b) {
-                        return i;
-                    }
-                    i += 1;
-                }
-                return buf.len();
-            }
-        }
-    }
-}
-
-/// In validated text, the offset of the quote that closes the string whose body starts at
-/// `start`, searching from `i`, and (with `BACKSLASHES`) whether the body holds a backslash
-/// (an escape); `None` if the text ends first.
-///
-/// Only quotes stop the search: a quote preceded by an odd run of backslashes is escaped,
-/// and the search goes on after it. Backslashes cost nothing more than being noted, and
-/// only until the first one is seen, so text written with many escapes (Python's
-/// `json.dumps` writes every non-ASCII character as `\uXXXX`) is skipped about as fast
-/// as plain text.
-#[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
-#[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
-pub(crate) fn closing_quote<const BACKSLASHES: bool>(buf: &[u8], start: usize, mut i: usize) -> Option<(usize, bool)> {
-    let mut escaped = false;
-    loop {
-        // The next quote at or after `i`, noting backslashes before it while none is known.
-        let at = loop {
-            match word(buf, i) {
-                Some(w) => {
-                    let quotes = eq_mask(w, b'"');
-                    if BACKSLASHES && !escaped {
-                        let backslashes = eq_mask(w, b'\\');
-                        // Backslashes below the first quote are exact: false hits only
-                        // appear above a true one.
-                        let below = if quotes == 0 { u64::MAX } else { (quotes & quotes.wrapping_neg()) - 1 };
-                        escaped = backslashes & below != 0;
-                    }
-                    if quotes != 0 {
-                        break i + first(quotes);
-                    }
-                    i += 8;
-                    if BACKSLASHES && !escaped {
-                        let (end, backslash) = skip_no_quote_noting_backslashes(buf, i);
-                        escaped = backslash;
-                        i = end;
-                    } else {
-                        i = skip_no_quote(buf, i);
-                    }
-                }
-                None => {
-                    let rest = buf.get(i..)?;
-                    let k = rest.iter().position(|&b| b == b'"')?;
-                    if BACKSLASHES && !escaped {
-                        #[allow(clippy::manual_contains)] // see `has_backslash`
-                        let tail = rest[..k].iter().any(|&b| b == b'\\');
-                        escaped = tail;
-                    }
-                    break i + k;
-                }
-            }
-        };
-        // Escaped if an odd run of backslashes (inside the body) comes right before it.
-        let mut run = 0;
-        while at - run > start && buf.get(at - run - 1) == Some(&b'\\') {
-            run += 1;
-        }
-        if run % 2 == 1 {
-            escaped = true;
-            i = at + 1;
-            continue;
-        }
-        return Some((at, BACKSLASHES && escaped));
-    }
-}
-
-/// Kernels written for the auto-vectorizer: a reduction over the block with no early exit
-/// and no data-dependent control flow.
-#[cfg(any(test, target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))]
-mod vector {
-    use super::BLOCK;
-
-    #[inline(always)]
-    pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
-        let mut special = false;
-        for &c in b {
-            // As in `text_stops`: `c ^ 2` puts quotes and control characters below 0x21 and
-            // every non-ASCII byte below zero, so one signed comparison finds all three.
-            special |= (((c ^ 0x02) as i8) < 0x21) | (c == b'\\');
-        }
-        !special
-    }
-
-    #[inline(always)]
-    pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
-        let (mut quote, mut backslash) = (false, false);
-        for &c in b {
-            quote |= c == b'"';
-            backslash |= c == b'\\';
-        }
-        (quote, backslash)
-    }
-
-    #[inline(always)]
-    pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
-        let mut quote = false;
-        for &c in b {
-            quote |= c == b'"';
-        }
-        quote
-    }
-
-    #[inline(always)]
-    pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
-        let mut special = false;
-        for &c in b {
-            special |= ((c ^ 0x02) < 0x21) | (c == b'\\');
-        }
-        !special
-    }
-}
-
-/// The same kernels on two SWAR words, for targets without SIMD.
-#[cfg(any(test, not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"))))]
-mod swar {
-    use super::{BLOCK, eq_mask, escape_stops, text_stops};
-
-    #[inline(always)]
-    fn words(b: &[u8; BLOCK]) -> (u64, u64) {
-        let (lo, hi) = b.split_at(8);
-        let lo: [u8; 8] = lo.try_into().unwrap_or_default();
-        let hi: [u8; 8] = hi.try_into().unwrap_or_default();
-        (u64::from_le_bytes(lo), u64::from_le_bytes(hi))
-    }
-
-    #[inline(always)]
-    pub(crate) fn plain_text(b: &[u8; BLOCK]) -> bool {
-        let (lo, hi) = words(b);
-        text_stops(lo) | text_stops(hi) == 0
-    }
-
-    #[inline(always)]
-    pub(crate) fn quote_or_backslash(b: &[u8; BLOCK]) -> (bool, bool) {
-        let (lo, hi) = words(b);
-        (eq_mask(lo, b'"') | eq_mask(hi, b'"') != 0, eq_mask(lo, b'\\') | eq_mask(hi, b'\\') != 0)
-    }
-
-    #[inline(always)]
-    pub(crate) fn has_quote(b: &[u8; BLOCK]) -> bool {
-        let (lo, hi) = words(b);
-        eq_mask(lo, b'"') | eq_mask(hi, b'"') != 0
-    }
-
-    #[inline(always)]
-    pub(crate) fn plain_escape(b: &[u8; BLOCK]) -> bool {
-        let (lo, hi) = words(b);
-        escape_stops(lo) | escape_stops(hi) == 0
-    }
-}
+#[cfg(any(
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+))]
+pub(crate) use compact::{closing_quote, has_backslash, next_escape, next_text_stop, plain_prefix, short_string};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every byte value at every position of a word, alone and followed by another hit.
-    #[test]
-    fn word_masks_find_the_first_hit_on_every_position() {
-        type Mask = (fn(u64) -> u64, fn(u8) -> bool, &'static str);
-        let masks: [Mask; 4] = [
-            (text_stops, is_text_stop, "text"),
-            (escape_stops, is_escape_stop, "escape"),
-            (|w| eq_mask(w, b'"'), |b| b == b'"', "quote"),
-            (|w| eq_mask(w, b'\\'), |b| b == b'\\', "backslash"),
-        ];
-        for (mask, is_hit, name) in masks {
-            for pos in 0..8 {
-                for b in 0..=255u8 {
-                    let mut w = *b"abcdefgh";
-                    w[pos] = b;
-                    let m = mask(u64::from_le_bytes(w));
-                    let want = is_hit(b).then_some(pos);
-                    assert_eq!((m != 0).then(|| first(m)), want, "{name}: byte {b:#x} at {pos}");
-                    if pos < 7 {
-                        // Another hit after it: the first is still the one found. Every
-                        // other byte value follows too, so a borrow out of `b` is covered.
-                        for after in [b'"', b'\\', 0x00, 0x1F, 0x80, 0xFF] {
-                            let mut w2 = w;
-                            w2[pos + 1] = after;
-                            let m = mask(u64::from_le_bytes(w2));
-                            let want = if is_hit(b) {
-                                Some(pos)
-                            } else if is_hit(after) {
-                                Some(pos + 1)
-                            } else {
-                                None
-                            };
-                            assert_eq!((m != 0).then(|| first(m)), want, "{name}: {b:#x} then {after:#x} at {pos}");
-                        }
-                    }
-                }
-            }
-        }
+    type ClosingQuote = fn(&[u8], usize, usize) -> Option<(usize, bool)>;
+
+    /// The searches of one implementation, to run the same checks on both.
+    struct Searches {
+        name: &'static str,
+        closing_noting: ClosingQuote,
+        closing: ClosingQuote,
+        next_escape: fn(&[u8], usize) -> usize,
+        has_backslash: fn(&[u8]) -> bool,
+        next_text_stop: fn(&[u8], usize) -> usize,
+        plain_prefix: fn(&[u8], usize) -> Result<usize, usize>,
+        short_string: fn(&[u8], usize) -> Option<usize>,
     }
+
+    const BOTH: [Searches; 2] = [
+        Searches {
+            name: "wide",
+            closing_noting: wide::closing_quote::<true>,
+            closing: wide::closing_quote::<false>,
+            next_escape: wide::next_escape,
+            has_backslash: wide::has_backslash,
+            next_text_stop: wide::next_text_stop,
+            plain_prefix: wide::plain_prefix,
+            short_string: wide::short_string,
+        },
+        Searches {
+            name: "compact",
+            closing_noting: compact::closing_quote::<true>,
+            closing: compact::closing_quote::<false>,
+            next_escape: compact::next_escape,
+            has_backslash: compact::has_backslash,
+            next_text_stop: compact::next_text_stop,
+            plain_prefix: compact::plain_prefix,
+            short_string: compact::short_string,
+        },
+    ];
 
     /// A reference for `closing_quote`: byte by byte.
     fn closing_quote_slowly(buf: &[u8], start: usize) -> Option<(usize, bool)> {
@@ -396,87 +162,64 @@ mod tests {
     }
 
     /// Every placement of escapes, quotes and backslash runs around the 8-, 16- and 32-byte
-    /// steps, in both modes.
+    /// steps, in both modes, by both implementations.
     #[test]
     fn closing_quote_agrees_with_a_byte_by_byte_search() {
         let pieces: [&[u8]; 7] = [b"\\\"", b"\\\\", b"\\\\\\\"", b"\\n", b"\\u00e9", "é".as_bytes(), b"x"];
-        for len in 0..80 {
-            for (p, piece) in pieces.iter().enumerate() {
-                for at in (0..=len).step_by(3) {
-                    let mut body = vec![b'a'; len];
-                    body.splice(at..at, piece.iter().copied());
-                    let mut text = body.clone();
-                    text.extend_from_slice(b"\"x\\\"y\"");
-                    let want = closing_quote_slowly(&text, 0);
-                    assert_eq!(closing_quote::<true>(&text, 0, 0), want, "piece {p} at {at} of {len}");
-                    let got = closing_quote::<false>(&text, 0, 0).map(|(end, _)| end);
-                    assert_eq!(got, want.map(|(end, _)| end), "piece {p} at {at} of {len}, not noting");
-                    // Unterminated: nothing found, whatever the length.
-                    assert_eq!(closing_quote::<true>(&body, 0, 0).is_some(), closing_quote_slowly(&body, 0).is_some());
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn escapes_and_backslashes_are_found_everywhere() {
-        for len in 0..70 {
-            for at in 0..len {
-                for (b, stop) in [(b'"', true), (b'\\', true), (0x1F, true), (0xC3, false), (b'a', false)] {
-                    let mut text = vec![b'a'; len];
-                    text[at] = b;
-                    assert_eq!(next_escape(&text, 0), if stop { at } else { len }, "{b:#x} at {at} of {len}");
-                    assert_eq!(has_backslash(&text), b == b'\\', "{b:#x} at {at} of {len}");
-                    // Whole blocks are skipped up to the one holding the stop (0xC3 is one:
-                    // UTF-8 is checked where it is met).
-                    let skipped = skip_plain_text(&text, 0);
-                    if is_text_stop(b) {
-                        assert!(skipped <= at && at < skipped + BLOCK, "{b:#x} at {at} of {len}: {skipped}");
-                    } else {
-                        assert_eq!(skipped, len - len % BLOCK, "{b:#x} at {at} of {len}");
-                    }
-                    let skipped = skip_no_quote(&text, 0);
-                    if b == b'"' {
-                        assert!(skipped <= at && at < skipped + BLOCK, "{b:#x} at {at} of {len}: {skipped}");
-                    } else {
-                        assert_eq!(skipped, len - len % BLOCK, "{b:#x} at {at} of {len}");
+        for s in &BOTH {
+            for len in 0..80 {
+                for (p, piece) in pieces.iter().enumerate() {
+                    for at in (0..=len).step_by(3) {
+                        let mut body = vec![b'a'; len];
+                        body.splice(at..at, piece.iter().copied());
+                        let mut text = body.clone();
+                        text.extend_from_slice(b"\"x\\\"y\"");
+                        let want = closing_quote_slowly(&text, 0);
+                        assert_eq!((s.closing_noting)(&text, 0, 0), want, "{}: piece {p} at {at} of {len}", s.name);
+                        let got = (s.closing)(&text, 0, 0).map(|(end, _)| end);
+                        assert_eq!(got, want.map(|(end, _)| end), "{}: piece {p} at {at} of {len}, not noting", s.name);
+                        // The short cut, where it answers, gives the same quote.
+                        if let Some(end) = (s.short_string)(&text, 0) {
+                            assert_eq!(want, Some((end, false)), "{}: piece {p} at {at} of {len}", s.name);
+                        }
+                        // Unterminated: nothing found, whatever the length.
+                        let found = (s.closing_noting)(&body, 0, 0).is_some();
+                        assert_eq!(found, closing_quote_slowly(&body, 0).is_some(), "{}", s.name);
                     }
                 }
             }
         }
     }
 
-    /// The vector and SWAR kernels answer alike for every byte at every position, on a
-    /// background of every kind of filler.
+    /// Every kind of byte at every position of texts of every length up to 70, searched
+    /// from every start, by both implementations.
     #[test]
-    fn block_kernels_agree() {
-        for filler in [b'a', b' ', b'~', b'0'] {
-            for pos in 0..BLOCK {
-                for b in 0..=255u8 {
-                    let mut block = [filler; BLOCK];
-                    block[pos] = b;
-                    assert_eq!(vector::plain_text(&block), swar::plain_text(&block), "{b:#x} at {pos}");
-                    assert_eq!(vector::plain_text(&block), !is_text_stop(b), "{b:#x} at {pos}");
-                    assert_eq!(vector::plain_escape(&block), swar::plain_escape(&block), "{b:#x} at {pos}");
-                    assert_eq!(vector::plain_escape(&block), !is_escape_stop(b), "{b:#x} at {pos}");
-                    assert_eq!(vector::quote_or_backslash(&block), swar::quote_or_backslash(&block));
-                    assert_eq!(vector::quote_or_backslash(&block), (b == b'"', b == b'\\'), "{b:#x} at {pos}");
-                    assert_eq!(vector::has_quote(&block), swar::has_quote(&block));
-                    assert_eq!(vector::has_quote(&block), b == b'"', "{b:#x} at {pos}");
-                }
-            }
-        }
-        // Pairs of special bytes anywhere.
-        for i in 0..BLOCK {
-            for j in 0..BLOCK {
-                for (x, y) in [(b'"', b'\\'), (0x1F, 0x80), (b'\\', b'\\'), (0xFF, b'"')] {
-                    let mut block = [b'x'; BLOCK];
-                    block[i] = x;
-                    block[j] = y;
-                    assert_eq!(vector::plain_text(&block), swar::plain_text(&block));
-                    assert_eq!(vector::plain_escape(&block), swar::plain_escape(&block));
-                    assert_eq!(vector::quote_or_backslash(&block), swar::quote_or_backslash(&block));
-                    assert_eq!(vector::has_quote(&block), swar::has_quote(&block));
+    fn stops_escapes_and_backslashes_are_found_everywhere() {
+        for s in &BOTH {
+            for len in 0..70 {
+                for at in 0..len {
+                    for b in [b'"', b'\\', 0x00, 0x1F, b' ', 0x7F, 0x80, 0xC3, 0xFF, b'a'] {
+                        let mut text = vec![b'a'; len];
+                        text[at] = b;
+                        for from in [0, at.saturating_sub(9), at, at + 1] {
+                            let want = if is_escape_stop(b) && from <= at { at } else { len };
+                            assert_eq!((s.next_escape)(&text, from), want, "{}: {b:#x} at {at} of {len}", s.name);
+                            let want = if is_text_stop(b) && from <= at { at } else { len.max(from) };
+                            let got = (s.next_text_stop)(&text, from);
+                            assert_eq!(got, want, "{}: {b:#x} at {at} of {len} from {from}", s.name);
+                        }
+                        assert_eq!((s.has_backslash)(&text), b == b'\\', "{}: {b:#x} at {at} of {len}", s.name);
+                        // The validator's short cut: a quote found is the first stop, and
+                        // the scan resumes at or before the first stop.
+                        match (s.plain_prefix)(&text, 0) {
+                            Ok(end) => assert_eq!((end, text[end]), (at, b'"'), "{}: {b:#x} at {at} of {len}", s.name),
+                            Err(from) => {
+                                let first = if is_text_stop(b) { at } else { len };
+                                assert!(from <= first, "{}: {b:#x} at {at} of {len}: {from}", s.name);
+                                assert!(b != b'"' || from <= at);
+                            }
+                        }
+                    }
                 }
             }
         }

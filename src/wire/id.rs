@@ -141,16 +141,7 @@ impl RequestId {
     /// An integer id.
     pub fn from_u64(n: u64) -> Self {
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        let mut v = n;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
+        let i = super::ser::format_u64(n, &mut digits);
         let mut token = heapless::Vec::new();
         // 20 digits always fit in MAX_ID_LEN.
         let _ = token.extend_from_slice(&digits[i..]);

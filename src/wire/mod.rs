@@ -15,6 +15,41 @@
 //! | [`FrameWriter`] | encoding with exact "buffer too small: need N" errors and no partial writes |
 //! | [`ErrorCode`] | JSON-RPC and MCP error codes |
 
+/// Marks a helper that every monomorphized encoder or decoder calls: `#[inline]` with the
+/// wide string searches (speed), one shared out-of-line copy with the compact ones (code
+/// size on microcontrollers; see [`find`]).
+macro_rules! shared_when_compact {
+    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
+        #[cfg_attr(
+            not(any(
+                mcp_sansio_compact,
+                not(any(
+                    target_feature = "sse2",
+                    target_feature = "neon",
+                    target_feature = "simd128",
+                    target_pointer_width = "64",
+                    target_arch = "wasm32"
+                ))
+            )),
+            inline
+        )]
+        #[cfg_attr(
+            any(
+                mcp_sansio_compact,
+                not(any(
+                    target_feature = "sse2",
+                    target_feature = "neon",
+                    target_feature = "simd128",
+                    target_pointer_width = "64",
+                    target_arch = "wasm32"
+                ))
+            ),
+            inline(never)
+        )]
+        $(#[$attr])* $vis fn $($rest)*
+    };
+}
+
 mod codes;
 mod de;
 mod decode_error;
@@ -39,8 +74,10 @@ pub use envelope::{
     ParseOptions, Request, Response, Rule, Shape,
 };
 pub use id::{IdKind, IdTooLong, MAX_ID_LEN, RequestId, RequestIdRef};
-pub(crate) use number::NumberBuf;
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub(crate) use number::ProgressF64;
 pub use number::{NUMBER_CAPACITY, Number, ProgressValue};
+pub(crate) use number::{NumberBuf, div_rem_small};
 pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
@@ -49,11 +86,12 @@ pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 pub(crate) use encode::{
     Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, may_have_member, measure, measure_with, read_tag,
 };
+pub(crate) use find::COMPACT;
 pub(crate) use navigate::batch_element;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
 /// must wait (the same bytes the endpoint's encoder writes).
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "stdio", feature = "http"))]
 pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
     let mut buf = alloc::vec![0u8; 256];
     loop {

@@ -8,8 +8,20 @@
 use super::find;
 use super::scan::StrSpan;
 
+/// The offset of the first byte at or after `i` that is not whitespace. Inlined with the
+/// wide searches; one shared copy with the compact ones (it is called from many places).
 #[inline(always)]
-pub(crate) fn skip_ws(buf: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(buf: &[u8], i: usize) -> usize {
+    if find::COMPACT { skip_ws_shared(buf, i) } else { skip_ws_here(buf, i) }
+}
+
+#[inline(never)]
+fn skip_ws_shared(buf: &[u8], i: usize) -> usize {
+    skip_ws_here(buf, i)
+}
+
+#[inline(always)]
+fn skip_ws_here(buf: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\r' | b'\t') = buf.get(i) {
         i += 1;
     }
@@ -30,19 +42,9 @@ pub(crate) fn number_end(buf: &[u8], mut i: usize) -> usize {
 #[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
-    // A short string (member names, most values): its closing quote is among the next
-    // sixteen bytes, with no backslash before it.
-    for at in [start, start + 8] {
-        let Some(w) = find::word(buf, at) else { break };
-        let quotes = find::eq_mask(w, b'"');
-        let below = if quotes == 0 { u64::MAX } else { (quotes & quotes.wrapping_neg()) - 1 };
-        if find::eq_mask(w, b'\\') & below != 0 {
-            break;
-        }
-        if quotes != 0 {
-            let end = at + find::first(quotes);
-            return (StrSpan { start, end, escaped: false }, end + 1);
-        }
+    // A short string (member names, most values), with the wide searches.
+    if let Some(end) = find::short_string(buf, start) {
+        return (StrSpan { start, end, escaped: false }, end + 1);
     }
     match find::closing_quote::<true>(buf, start, start) {
         Some((end, escaped)) => (StrSpan { start, end, escaped }, end + 1),
@@ -57,7 +59,7 @@ pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
 #[inline]
 fn string_end(buf: &[u8], i: usize) -> usize {
     // Without SIMD, the same instance as `string` (noting backslashes costs a little time
-    // and saves a second copy of the code).
+    // and saves a second copy of the code; the compact search has one copy anyway).
     match find::closing_quote::<{ !find::VECTOR }>(buf, i + 1, i + 1) {
         Some((end, _)) => end + 1,
         None => buf.len(),

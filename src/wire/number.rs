@@ -23,6 +23,59 @@ impl Number<'static> {
 }
 
 impl<'a> Number<'a> {
+    /// The number written as `text`, if it is one JSON number (`0.8`, `-3`, `1e-2`; no
+    /// whitespace around it). `const`, so a number to send can be a constant:
+    ///
+    /// ```
+    /// use mcp_sansio::wire::Number;
+    /// const HIGH: Number<'static> = Number::parse("0.9").unwrap();
+    /// assert_eq!(HIGH.as_text(), "0.9");
+    /// assert!(Number::parse("0.9 ").is_none() && Number::parse(".9").is_none());
+    /// ```
+    pub const fn parse(text: &'a str) -> Option<Self> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        if i < b.len() && b[i] == b'-' {
+            i += 1;
+        }
+        // Integer part: `0`, or a digit 1-9 and more digits.
+        if i >= b.len() || !b[i].is_ascii_digit() {
+            return None;
+        }
+        let leading_zero = b[i] == b'0';
+        i += 1;
+        if leading_zero && i < b.len() && b[i].is_ascii_digit() {
+            return None;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let digits = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            i += 1;
+            if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+                i += 1;
+            }
+            let digits = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if i == b.len() { Some(Number { token: b }) } else { None }
+    }
+
     /// The number in `value`, if it is one.
     pub fn from_json(value: RawJson<'a>) -> Option<Self> {
         (value.kind() == JsonKind::Number).then_some(Number { token: value.as_bytes() })
@@ -113,6 +166,14 @@ impl serde::Serialize for Number<'_> {
     }
 }
 
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Number<'a> {
+    /// Borrows the number's text (through [`RawJson`]); anything else is an error.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <RawJson<'a> as serde::Deserialize>::deserialize(d)?;
+        Number::from_json(raw).ok_or_else(|| serde::de::Error::invalid_type(raw.unexpected(), &"a number"))
+    }
+}
+
 /// A number's decimal value: `±0.d₁d₂…dₙ × 10^exponent`, with `d₁ ≠ 0` and `dₙ ≠ 0`
 /// (zero has no digits), as the digit bytes of the token (integer and fraction parts,
 /// skipping the point) plus where they start and end.
@@ -128,51 +189,61 @@ impl<'a> Decimal<'a> {
     /// Reads a validated number token. Malformed input (never produced by the scanner)
     /// reads as some value without panicking.
     fn of(token: &'a [u8]) -> Self {
-        let (negative, rest) = match token.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, token),
+        let negative = token.first() == Some(&b'-');
+        let digits_end = |from: usize| {
+            from + token.get(from..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count()
         };
-        let int_len = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-        let int = &rest[..int_len];
-        let mut rest = &rest[int_len..];
+        let mut i = usize::from(negative);
+        let end = digits_end(i);
+        let int = token.get(i..end).unwrap_or_default();
+        i = end;
         let mut frac: &[u8] = &[];
-        if rest.first() == Some(&b'.') {
-            let n = rest[1..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len() - 1);
-            frac = &rest[1..1 + n];
-            rest = &rest[1 + n..];
+        if token.get(i) == Some(&b'.') {
+            let end = digits_end(i + 1);
+            frac = token.get(i + 1..end).unwrap_or_default();
+            i = end;
         }
         let mut exp: i64 = 0;
-        if let Some((b'e' | b'E', e)) = rest.split_first() {
-            let (sign, digits) = match e.split_first() {
-                Some((b'-', d)) => (-1, d),
-                Some((b'+', d)) => (1, d),
-                _ => (1, e),
-            };
-            // Saturate: beyond ±10^18 no two distinct exponents matter for ordering
-            // tokens of sane length.
-            let magnitude =
-                digits.iter().fold(0i64, |a, d| a.saturating_mul(10).saturating_add(i64::from(d.wrapping_sub(b'0'))));
-            exp = sign * magnitude;
+        if matches!(token.get(i), Some(b'e' | b'E')) {
+            let negative_exp = token.get(i + 1) == Some(&b'-');
+            i += 1 + usize::from(matches!(token.get(i + 1), Some(b'+' | b'-')));
+            // Exact up to nine digits, then saturated at 10^9: past that every exponent
+            // outweighs any digit count a token in memory can have, and all compare alike.
+            // (32-bit arithmetic: no 64-bit overflow-checked multiplication routine.)
+            let mut magnitude = 0u32;
+            for &d in token.get(i..).unwrap_or_default() {
+                magnitude = if magnitude < 100_000_000 {
+                    magnitude * 10 + u32::from(d.wrapping_sub(b'0'))
+                } else {
+                    1_000_000_000
+                };
+            }
+            exp = if negative_exp { -i64::from(magnitude) } else { i64::from(magnitude) };
         }
         Decimal { negative, int, frac, exp }
     }
 
-    /// The significant digits (integer then fraction, leading and trailing zeros
-    /// dropped) and the power of ten of the first one, plus one.
-    fn normalized(&self) -> (impl Iterator<Item = u8> + Clone + '_, i64) {
-        let all = self.int.iter().chain(self.frac.iter()).copied();
-        let leading = all.clone().take_while(|&d| d == b'0').count();
+    /// The `k`-th digit of the integer part followed by the fraction, `0` past the end
+    /// (trailing zeros change no value).
+    fn digit(&self, k: usize) -> u8 {
+        match self.int.get(k) {
+            Some(&d) => d,
+            None => self.frac.get(k - self.int.len()).copied().unwrap_or(b'0'),
+        }
+    }
+
+    /// How many digits there are before the first that is not zero (all of them for zero).
+    fn leading_zeros(&self) -> usize {
         let total = self.int.len() + self.frac.len();
-        let trailing = self.int.iter().chain(self.frac.iter()).rev().take_while(|&&d| d == b'0').count();
-        let significant = total.saturating_sub(leading + trailing.min(total - leading));
-        let first_power = self.int.len() as i64 - leading as i64;
-        (all.skip(leading).take(significant), first_power.saturating_add(self.exp))
+        (0..total).find(|&k| self.digit(k) != b'0').unwrap_or(total)
     }
 
     fn is_zero(&self) -> bool {
-        self.int.iter().chain(self.frac.iter()).all(|&d| d == b'0')
+        self.leading_zeros() == self.int.len() + self.frac.len()
     }
 
+    /// Compares the absolute values: first by the power of ten of the first significant
+    /// digit, then digit by digit from there.
     fn cmp_magnitude(&self, other: &Self) -> Ordering {
         match (self.is_zero(), other.is_zero()) {
             (true, true) => return Ordering::Equal,
@@ -180,9 +251,12 @@ impl<'a> Decimal<'a> {
             (false, true) => return Ordering::Greater,
             _ => {}
         }
-        let (a, ea) = self.normalized();
-        let (b, eb) = other.normalized();
-        ea.cmp(&eb).then_with(|| a.cmp(b))
+        let (za, zb) = (self.leading_zeros(), other.leading_zeros());
+        let power = |d: &Self, z: usize| (d.int.len() as i64 - z as i64).saturating_add(d.exp);
+        power(self, za).cmp(&power(other, zb)).then_with(|| {
+            let n = (self.int.len() + self.frac.len() - za).max(other.int.len() + other.frac.len() - zb);
+            (0..n).map(|k| self.digit(za + k).cmp(&other.digit(zb + k))).find(|o| o.is_ne()).unwrap_or(Ordering::Equal)
+        })
     }
 
     fn cmp(&self, other: &Self) -> Ordering {
@@ -211,12 +285,24 @@ pub(crate) struct NumberBuf {
 pub trait ProgressValue: Copy + serde::Serialize + sealed::Sealed {}
 
 mod sealed {
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// The value as an `f64`, for adapters that keep progress owned (only linked
+        /// where one does).
+        fn to_f64(self) -> f64;
+    }
 }
+
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub(crate) use sealed::Sealed as ProgressF64;
 
 macro_rules! progress_value {
     ($($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
+        impl sealed::Sealed for $t {
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
         impl ProgressValue for $t {}
     )*};
 }
@@ -258,6 +344,22 @@ impl fmt::Debug for NumberBuf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.get(), f)
     }
+}
+
+/// `(v / d, v % d)` for a divisor below 2^16, in 32-bit divisions: long division over the
+/// 16-bit parts of `v` (every partial dividend is below `d << 16`). On 32-bit targets a
+/// `u64` division is a call to a routine of about a kilobyte; this is a few instructions
+/// per step there (a Cortex-M3/M4 divides 32 bits in one).
+pub(crate) fn div_rem_small(v: u64, d: u16) -> (u64, u32) {
+    let d = u32::from(d).max(1);
+    let (mut q, mut r, mut shift) = (0u64, 0u32, 64);
+    while shift > 0 {
+        shift -= 16;
+        let part = (r << 16) | ((v >> shift) as u32 & 0xFFFF);
+        q = (q << 16) | u64::from(part / d);
+        r = part % d;
+    }
+    (q, r)
 }
 
 /// Powers of ten that `f64` holds exactly.
@@ -357,6 +459,8 @@ mod tests {
     #[test]
     fn order_is_exact() {
         let sorted = [
+            "-1e1000000000",
+            "-1e999999999",
             "-1e400",
             "-1e300",
             "-2",
@@ -378,6 +482,10 @@ mod tests {
             "100",
             "1e300",
             "1e400",
+            "1e100000000",
+            "1e100000001",
+            "1e999999999",
+            "1e1000000000",
         ];
         for (i, a) in sorted.iter().enumerate() {
             for (j, b) in sorted.iter().enumerate() {
@@ -393,6 +501,60 @@ mod tests {
             for b in values {
                 let want = n(a).as_f64().unwrap().partial_cmp(&n(b).as_f64().unwrap()).unwrap();
                 assert_eq!(n(a).cmp_value(&n(b)), want, "{a} vs {b}");
+            }
+        }
+    }
+
+    /// `parse` accepts exactly what the scanner accepts as a lone number.
+    #[test]
+    fn parse_agrees_with_the_scanner() {
+        let mut cases: Vec<String> =
+            ["0", "-0", "1", "10", "01", "-", "1.", ".5", "1.5", "1e5", "1E+5", "1e-", "1e", "-1.25e-3"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let alphabet = b"-+.eE019 x";
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    for d in alphabet {
+                        cases.push(String::from_utf8(vec![*a, *b, *c, *d]).unwrap());
+                    }
+                    cases.push(String::from_utf8(vec![*a, *b, *c]).unwrap());
+                }
+            }
+        }
+        for case in &cases {
+            let scanned = crate::wire::validate(case.as_bytes(), Default::default()).is_ok()
+                && matches!(case.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
+                && !case.ends_with(' ');
+            assert_eq!(Number::parse(case).is_some(), scanned, "{case:?}");
+        }
+        assert!(Number::parse("").is_none());
+    }
+
+    #[test]
+    fn decodes_numbers_only() {
+        let v = RawJson::parse(br#"{"n":-2.5e1,"s":"1"}"#).unwrap();
+        let n: Number<'_> = v.get("n").unwrap().decode().unwrap();
+        assert_eq!((n.as_text(), n.as_f64()), ("-2.5e1", Some(-25.0)));
+        let e = v.get("s").unwrap().decode::<Number<'_>>().unwrap_err();
+        assert!(matches!(e.kind, crate::wire::DecodeErrorKind::InvalidType { found: crate::wire::Found::String, .. }));
+        let n: Number<'_> = serde_json::from_str("0.25").unwrap();
+        assert_eq!(n.as_text(), "0.25");
+    }
+
+    #[test]
+    fn small_divisions_without_u64_division() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for i in 0..100_000u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let v = [seed, seed >> (i % 64), u64::MAX - i, i][(i % 4) as usize];
+            for d in [1u16, 7, 10, 1000, 10_000, u16::MAX] {
+                let (q, r) = div_rem_small(v, d);
+                assert_eq!((q, u64::from(r)), (v / u64::from(d), v % u64::from(d)), "{v} / {d}");
             }
         }
     }

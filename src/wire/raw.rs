@@ -109,6 +109,32 @@ impl<'a> RawJson<'a> {
         self.kind() == JsonKind::Null
     }
 
+    /// The JSON type of this value, as a decoding error names it.
+    pub(crate) fn found(&self) -> super::Found {
+        use super::Found;
+        match self.kind() {
+            JsonKind::Object => Found::Object,
+            JsonKind::Array => Found::Array,
+            JsonKind::String => Found::String,
+            JsonKind::Number => Found::Number,
+            JsonKind::Bool => Found::Bool,
+            JsonKind::Null => Found::Null,
+        }
+    }
+
+    /// What this value is, for a serde error saying it is not what was expected.
+    pub(crate) fn unexpected(&self) -> serde::de::Unexpected<'static> {
+        use serde::de::Unexpected as U;
+        match self.kind() {
+            JsonKind::Object => U::Map,
+            JsonKind::Array => U::Seq,
+            JsonKind::String => U::Str(""),
+            JsonKind::Number => U::Other("a number"),
+            JsonKind::Bool => U::Bool(self.as_bool().unwrap_or_default()),
+            JsonKind::Null => U::Unit,
+        }
+    }
+
     /// The first member named `name` (compared after unescaping), if this is an object.
     ///
     /// The members before it are skipped without being decoded: strings sixteen bytes at

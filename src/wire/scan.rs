@@ -360,6 +360,11 @@ impl<'a> Scanner<'a> {
 
     #[inline(always)]
     pub(crate) fn skip_ws(&mut self) {
+        if find::COMPACT {
+            // One shared copy (see `navigate::skip_ws`).
+            self.pos = super::navigate::skip_ws(self.buf, self.pos);
+            return;
+        }
         while let Some(&b) = self.buf.get(self.pos) {
             if !is_ws(b) {
                 break;
@@ -399,59 +404,38 @@ impl<'a> Scanner<'a> {
 
     /// Scans a string whose opening quote is at `pos`.
     ///
-    /// A string with no special byte in its first eight is finished here (member names,
-    /// short values); the rest go to [`string_from`](Self::string_from). Inlined where code
-    /// size matters less than speed (targets with SIMD); a call elsewhere.
-    #[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
-    #[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
+    /// With the wide searches, a string with no special byte in its first eight is
+    /// finished here (member names, short values); the rest go to
+    /// [`string_from`](Self::string_from), which the compact searches always use (see
+    /// [`find`](super::find)).
+    #[inline]
     pub(crate) fn string(&mut self) -> Result<StrSpan, ScanError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = self.pos + 1;
-        let Some(w) = find::word(self.buf, start) else { return self.string_from(start, start) };
-        let mask = find::text_stops(w);
-        if mask == 0 {
-            return self.string_from(start, start + 8);
+        match find::plain_prefix(self.buf, start) {
+            Ok(end) => {
+                self.pos = end + 1;
+                Ok(StrSpan { start, end, escaped: false })
+            }
+            Err(from) => self.string_from(start, from),
         }
-        let at = start + find::first(mask);
-        if self.buf.get(at) == Some(&b'"') {
-            self.pos = at + 1;
-            return Ok(StrSpan { start, end: at, escaped: false });
-        }
-        self.string_from(start, at)
     }
 
     /// The rest of a string whose body starts at `start`, from `i` on (nothing between
     /// them needs a look).
     ///
-    /// Plain text is skipped sixteen bytes at a time while a block holds no quote,
-    /// backslash, control character or non-ASCII byte, then eight at a time to find the
-    /// first one (see [`find`](super::find)). A non-ASCII byte starts a run of UTF-8
-    /// sequences checked on the spot, so the string is read once, and errors come out at
-    /// the same offsets, in the same order, as a byte-at-a-time scan would find them.
+    /// Plain text is skipped by [`find::next_text_stop`] up to the next quote, backslash,
+    /// control character or non-ASCII byte (sixteen or eight bytes at a time with the wide
+    /// searches, one at a time with the compact ones). A non-ASCII byte starts a run of
+    /// UTF-8 sequences checked on the spot, so the string is read once, and errors come out
+    /// at the same offsets, in the same order, as a byte-at-a-time scan would find them.
     #[inline(never)]
     fn string_from(&mut self, start: usize, mut i: usize) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
         let mut escaped = false;
         loop {
-            // Find the next quote, backslash, control character or non-ASCII byte.
-            let stop = loop {
-                match find::word(buf, i) {
-                    Some(w) => {
-                        let mask = find::text_stops(w);
-                        if mask != 0 {
-                            i += find::first(mask);
-                            break buf.get(i).copied();
-                        }
-                        i = find::skip_plain_text(buf, i + 8);
-                    }
-                    None => match buf.get(i) {
-                        Some(&b) if find::is_text_stop(b) => break Some(b),
-                        Some(_) => i += 1,
-                        None => break None,
-                    },
-                }
-            };
-            match stop {
+            i = find::next_text_stop(buf, i);
+            match buf.get(i).copied() {
                 Some(b'"') => {
                     self.pos = i + 1;
                     return Ok(StrSpan { start, end: i, escaped });

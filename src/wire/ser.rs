@@ -14,6 +14,7 @@ use core::fmt;
 use serde::ser::{self, Serialize};
 
 use super::raw::RAW_TOKEN;
+use super::string::ESCAPED_TEXT;
 
 /// A write cursor over a byte slice that keeps counting past the end.
 ///
@@ -65,7 +66,7 @@ impl<'b> Out<'b> {
         self.full
     }
 
-    #[inline]
+    shared_when_compact! {
     pub(crate) fn put(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
         if self.watch >= self.len && self.watch < end {
@@ -78,6 +79,7 @@ impl<'b> Out<'b> {
             }
         }
         self.len = end;
+    }
     }
 
     #[inline]
@@ -161,19 +163,9 @@ impl<'b> Out<'b> {
         }
     }
 
-    pub(crate) fn u64(&mut self, mut v: u64) {
-        // Formatted in u64 arithmetic: u128 division pulls a large routine into small
-        // targets.
+    pub(crate) fn u64(&mut self, v: u64) {
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
+        let i = format_u64(v, &mut digits);
         self.put(&digits[i..]);
     }
 
@@ -221,6 +213,44 @@ impl<'b> Out<'b> {
             self.put(zmij::Buffer::new().format_finite(v).as_bytes());
         } else {
             self.put(b"null");
+        }
+    }
+}
+
+/// Writes `v` in decimal at the end of `digits`; returns where it starts.
+///
+/// On 64-bit targets in `u64` arithmetic (a division by ten is a multiplication there).
+/// Elsewhere a `u64` division is a call to a routine of about a kilobyte of code: see
+/// [`format_u64_in_u32`].
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+pub(crate) fn format_u64(v: u64, digits: &mut [u8; 20]) -> usize {
+    if usize::BITS < 64 {
+        return format_u64_in_u32(v, digits);
+    }
+    let (mut v, mut i) = (v, digits.len());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return i;
+        }
+    }
+}
+
+/// [`format_u64`] without a `u64` division: a digit at a time, each by
+/// [`div_rem_small`](super::number::div_rem_small) (four 32-bit divisions). The least code
+/// for numbers that are rare and short on such targets (ids, counts, sizes).
+fn format_u64_in_u32(v: u64, digits: &mut [u8; 20]) -> usize {
+    let (mut v, mut i) = (v, digits.len());
+    loop {
+        let (q, r) = super::number::div_rem_small(v, 10);
+        i -= 1;
+        digits[i] = b'0' + r as u8;
+        v = q;
+        if v == 0 {
+            return i;
         }
     }
 }
@@ -376,7 +406,10 @@ impl<'s, 'o, 'b> ser::Serializer for &'s mut Serializer<'o, 'b> {
     fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Res {
         self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Res {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Res {
+        if name == ESCAPED_TEXT {
+            return value.serialize(EscapedText { out: self.out });
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -464,6 +497,15 @@ impl Compound<'_, '_, '_> {
         }
         self.first = false;
     }
+
+    shared_when_compact! {
+    /// A struct field's name and its colon, after a comma unless it is the first.
+    fn member_name(&mut self, key: &str) {
+        self.comma();
+        self.ser.out.escaped_str(key);
+        self.ser.out.byte(b':');
+    }
+    }
 }
 
 impl ser::SerializeSeq for Compound<'_, '_, '_> {
@@ -541,9 +583,7 @@ impl ser::SerializeStruct for Compound<'_, '_, '_> {
                 Err(SerializeError::InvalidRawValue)
             };
         }
-        self.comma();
-        self.ser.out.escaped_str(key);
-        self.ser.out.byte(b':');
+        self.member_name(key);
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Res {
@@ -662,6 +702,46 @@ impl ser::Serializer for RawText<'_, '_> {
     }
 }
 
+/// Writes an escaped [`JsonStr`](super::JsonStr)'s text as a string literal, unescaped and
+/// escaped again fragment by fragment (so the bytes are those serde_json writes), with no
+/// `core::fmt`. It accepts only the escaped text, as bytes, and says it is not
+/// human-readable: that is how `JsonStr` knows to hand the text over (see its `Serialize`).
+struct EscapedText<'o, 'b> {
+    out: &'o mut Out<'b>,
+}
+
+impl ser::Serializer for EscapedText<'_, '_> {
+    type Ok = ();
+    type Error = SerializeError;
+    reject_compound!(SerializeError::Custom);
+    reject!(SerializeError::Custom;
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64),
+        serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64), serialize_f32(f32),
+        serialize_f64(f64), serialize_char(char), serialize_str(&str), serialize_none(), serialize_unit(),
+        serialize_unit_struct(&'static str), serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+    fn serialize_bytes(self, escaped: &[u8]) -> Res {
+        self.out.byte(b'"');
+        for fragment in super::JsonStr::from_body(escaped, true).fragments() {
+            match fragment {
+                super::Fragment::Text(t) => self.out.escaped_fragment(t),
+                super::Fragment::Char(c) => self.out.escaped_fragment(c.encode_utf8(&mut [0; 4])),
+            }
+        }
+        self.out.byte(b'"');
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Res {
+        Err(SerializeError::Custom)
+    }
+    fn collect_str<T: fmt::Display + ?Sized>(self, _: &T) -> Res {
+        Err(SerializeError::Custom)
+    }
+}
+
 impl MapKey<'_, '_> {
     fn quoted(self, f: impl FnOnce(&mut Out<'_>)) -> Res {
         self.out.byte(b'"');
@@ -717,7 +797,10 @@ impl ser::Serializer for MapKey<'_, '_> {
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Res {
         self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Res {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Res {
+        if name == ESCAPED_TEXT {
+            return value.serialize(EscapedText { out: self.out });
+        }
         value.serialize(self)
     }
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Res {
@@ -790,6 +873,57 @@ mod tests {
             bmap: [(true, 1)].into_iter().collect(),
         };
         assert_eq!(std::str::from_utf8(&ours(&v)).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+
+    /// Both ways of formatting a `u64` give its decimal text, at every magnitude and
+    /// around every power of ten and of two.
+    #[test]
+    fn u64_formatting_both_ways() {
+        let mut values = vec![0, 1, 9, 10, u64::from(u32::MAX), u64::from(u32::MAX) + 1, u64::MAX, u64::MAX - 1];
+        let mut p = 1u64;
+        while let Some(next) = p.checked_mul(10) {
+            values.extend([p - 1, p, p + 1, next - 1]);
+            p = next;
+        }
+        values.extend((0..64).flat_map(|b| [1u64 << b, (1u64 << b) - 1, (1u64 << b) + 10_000]));
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..10_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            values.push(seed >> (seed % 64));
+        }
+        for v in values {
+            let mut a = [0u8; 20];
+            let mut b = [0u8; 20];
+            let (i, j) = (format_u64(v, &mut a), format_u64_in_u32(v, &mut b));
+            assert_eq!(core::str::from_utf8(&a[i..]).unwrap(), v.to_string());
+            assert_eq!(core::str::from_utf8(&b[j..]).unwrap(), v.to_string());
+        }
+    }
+
+    /// Decoded text with escapes is written unescaped and escaped again, byte for byte as
+    /// serde_json writes it, as a value and as a map key, without going through
+    /// `core::fmt` (the `EscapedText` path).
+    #[test]
+    fn escaped_json_str_is_written_as_serde_json_writes_it() {
+        let frame = br#"{"caf\u00e9 \"q\"":"caf\u00e9 \"q\" \ud83d\ude00\n\/\u0001\t\\ end"}"#;
+        let v = RawJson::parse(frame).unwrap();
+        let (key, value) = v.members().next().unwrap();
+        let value = value.as_str().unwrap();
+        assert!(key.is_escaped() && value.is_escaped());
+        let want = serde_json::to_vec(&value).unwrap();
+        assert_eq!(ours(&value), want);
+        assert_eq!(want, "\"café \\\"q\\\" 😀\\n/\\u0001\\t\\\\ end\"".as_bytes());
+        let map = [(key, 1u8)];
+        struct M<'a>(&'a [(super::super::JsonStr<'a>, u8)]);
+        impl serde::Serialize for M<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+            }
+        }
+        assert_eq!(ours(&M(&map)), serde_json::to_vec(&M(&map)).unwrap());
+        assert_eq!(ours(&M(&map)), "{\"café \\\"q\\\"\":1}".as_bytes());
     }
 
     #[test]

@@ -384,12 +384,39 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
     }
 }
 
+/// The newtype name under which an escaped [`JsonStr`] reaches a serializer (see its
+/// `Serialize` impl). This crate's serializer recognises it; any other passes the newtype
+/// through, as serde's data model says.
+pub(crate) const ESCAPED_TEXT: &str = "$mcp_sansio::private::EscapedText";
+
 impl serde::Serialize for JsonStr<'_> {
     /// Writes the unescaped text; the serializer escapes it again as its format requires.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Text with escapes is unescaped on the fly, without `core::fmt` where this crate's
+        // own serializer writes it (a few KB of flash on a microcontroller): it is handed
+        // over as a newtype named `ESCAPED_TEXT`, which that serializer opens with a
+        // serializer of its own that is not human-readable, and to that one alone
+        // `Escaped` gives the escaped text, to be re-escaped fragment by fragment. Every
+        // other serializer gets the unescaped text through `collect_str`.
         match self.as_plain() {
             Some(t) => s.serialize_str(t),
+            None if s.is_human_readable() => s.serialize_newtype_struct(ESCAPED_TEXT, &Escaped(*self)),
             None => s.collect_str(self),
+        }
+    }
+}
+
+/// An escaped [`JsonStr`] inside its [`ESCAPED_TEXT`] newtype.
+pub(crate) struct Escaped<'a>(JsonStr<'a>);
+
+impl serde::Serialize for Escaped<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(&self.0)
+        } else {
+            // Only this crate's serializer gets here without being human-readable (the
+            // newtype is written by `JsonStr` only to human-readable ones).
+            s.serialize_bytes(self.0.raw())
         }
     }
 }

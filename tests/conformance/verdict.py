@@ -10,13 +10,13 @@ RUN names the run (e.g. "0.1.16 server active"), LOG is the suite's output, OUT_
   pass      the suite marked it passed and its checks.json holds no FAILURE and no WARNING
             (the suite's summary lets warnings through; a SHOULD the issue asks for, such
             as resumption in server-sse-polling, only shows as a warning)
-  FAIL      otherwise, under POLICY "required" (auth/* scenarios excepted: they need an
-            OAuth flow and are reported only)
-  reported  the result of a scenario that does not count: POLICY "reported", auth/*,
-            a --known one (with the reason), or, under POLICY "required-core" (the
-            2026-07-28 runs), an extension's scenario, which the suite's own "Not scored"
-            list marks "(extension)" (the tasks extension); its "(pending)" scenarios
-            count
+  FAIL      otherwise, under POLICY "required" (or "required-but-auth": the auth/*
+            scenarios excepted, for a client that does no OAuth, the stand-in)
+  reported  the result of a scenario that does not count: POLICY "reported", auth/*
+            under "required-but-auth", a --known one (with the reason), or, under POLICY
+            "required-core" (the 2026-07-28 server run), an extension's scenario, which
+            the suite's own "Not scored" list marks "(extension)" (the tasks extension);
+            its "(pending)" scenarios count
 
 --table prints the rows grouped by run and exits 1 if any row is FAIL. Stdlib only.
 """
@@ -69,16 +69,17 @@ def verdicts(run, log, out_dir, policy, known):
         detail = summary or f"{len(cs)} checks"
         if bad:
             detail += "; " + "; ".join(f"{c['status']} {c.get('name')}: {(c.get('errorMessage') or '')[:120]}" for c in bad[:3])
-        counts = policy == "required" and not sc.startswith("auth/") and sc not in known
+        auth_excepted = policy == "required-but-auth" and sc.startswith("auth/")
+        counts = policy in ("required", "required-but-auth") and not auth_excepted and sc not in known
         if counts:
             verdict = "pass" if ok else "FAIL"
         else:
             verdict = "reported"
-            why = known.get(sc) or ("needs an OAuth flow" if sc.startswith("auth/") else "reported only")
+            why = known.get(sc) or ("the stand-in does no OAuth" if auth_excepted else "reported only")
             detail = f"{'passes' if ok else 'fails'} ({why}): {detail}"
         rows.append({"run": run, "scenario": sc, "verdict": verdict, "detail": detail})
     if not rows:
-        rows.append({"run": run, "scenario": "(run)", "verdict": "FAIL" if policy == "required" else "reported",
+        rows.append({"run": run, "scenario": "(run)", "verdict": "FAIL" if policy != "reported" else "reported",
                      "detail": "no scenario ran: " + (text.strip().splitlines() or ["no output"])[-1][:200]})
     return rows
 

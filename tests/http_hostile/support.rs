@@ -285,6 +285,35 @@ impl Raw {
         Ok(())
     }
 
+    /// Reads a chunked SSE body after `response` returned `streaming` until its text
+    /// contains `needle` (the stream is left open); the text read.
+    #[allow(dead_code)] // for the in-process server tests that share this file
+    pub fn stream_until(&mut self, needle: &str) -> io::Result<String> {
+        let mut text = String::new();
+        while !text.contains(needle) {
+            let Some(chunk) = self.next_chunk()? else {
+                return Err(io::Error::new(io::ErrorKind::UnexpectedEof, format!("stream ended: {text:?}")));
+            };
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        Ok(text)
+    }
+
+    /// The next chunk of a chunked body whose head `response` read (`None` at its end):
+    /// for reading an SSE answer event by event.
+    #[allow(dead_code)]
+    pub fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let size = usize::from_str_radix(self.line()?.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+        if size == 0 {
+            while !self.line()?.is_empty() {}
+            return Ok(None);
+        }
+        let chunk = self.exact(size)?;
+        self.exact(2)?;
+        Ok(Some(chunk))
+    }
+
     /// Waits up to `limit` for the server to close the connection; the time it took.
     pub fn closed_within(&mut self, limit: Duration) -> Option<Duration> {
         let start = Instant::now();

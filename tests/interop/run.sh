@@ -2,8 +2,8 @@
 # Interop checks against the official MCP SDKs over stdio (issue 5, "Interop checks") and
 # over HTTP (issue 9, "Checks": Streamable HTTP and legacy HTTP+SSE).
 #
-#   tests/interop/run.sh                 the stdio scenarios below; with MCP_HTTP_CHECKS=1
-#                                        the HTTP scenarios too
+#   tests/interop/run.sh                 the stdio scenarios below, then the HTTP ones
+#                                        (MCP_HTTP_CHECKS=0: stdio only)
 #   tests/interop/run.sh --http          the HTTP scenarios only
 #   tests/interop/run.sh SCENARIO...     some of them (names as printed)
 #   tests/interop/run.sh --self-check    the official clients against the official
@@ -43,8 +43,8 @@
 # the client has to resume with Last-Event-ID); wire_check.py asserts on the JSON-RPC
 # messages of the log and http_check.py on its HTTP exchanges (see their docstrings). The
 # SDK-side checks assert what the SDK hands back. A results table is printed; the exit
-# status is 1 if any check failed. A scenario whose example lacks --http (examples/server
-# or examples/client not built for HTTP yet) is reported "not built yet" and FAILS.
+# status is 1 if any check failed. A scenario whose example lacks --http (a build without
+# the http feature) is reported "not built yet" and FAILS.
 #
 # Peers are pinned (package.json + package-lock.json, requirements.txt) and installed
 # once into $MCP_INTEROP_CACHE (default .ci/cache/interop, git-ignored); the Rust
@@ -367,7 +367,7 @@ HTTP=(ts-client/ours-http ts-client/ours-sse py-client/ours-http py-client/ours-
     ours/everything-http ours/everything-sse ours/py-server-http ours/py-server-sse)
 HTTP_STAND_INS=(ts-client/everything-http ts-client/everything-sse py-client/everything-http py-client/everything-sse
     ts-client/py-server-http ts-client/py-server-sse py-client/py-server-http py-client/py-server-sse)
-http_on=${MCP_HTTP_CHECKS:-0}
+http_on=${MCP_HTTP_CHECKS:-1}
 scenarios=("$@")
 if [ "${#scenarios[@]}" -eq 0 ]; then
     scenarios=("${STDIO[@]}")

@@ -185,8 +185,8 @@ pub fn http_headers(values: &[&[u8]; 8], scratch: &mut [u8]) -> u32 {
 /// POST's stream from message to SSE bytes.
 pub fn http_server(raw: &[u8; 512], out: &mut [u8; 1536]) -> usize {
     use mcp_sansio::http::server::{
-        AuthVerdict, IdMinter, RequestHead, ServerConfig, SessionKey, SessionTable, SessionTicket, Slots,
-        StreamConfig, Streams, classify, classify_body,
+        AuthVerdict, IdMinter, RequestHead, ServerConfig, SessionKey, SessionTable, SessionTicket, Slots, StreamConfig,
+        Streams, classify, classify_body,
     };
     use mcp_sansio::mcp::CapabilitySet;
     use mcp_sansio::{Instant, ProtocolVersion};
@@ -220,7 +220,8 @@ pub fn http_server(raw: &[u8; 512], out: &mut [u8; 1536]) -> usize {
             }
             let mut minter = IdMinter::new([raw[0]; 16]);
             let key = SessionKey::new([raw[1]; 16]);
-            let ticket = SessionTicket { version: ProtocolVersion::V2025_11_25, client_capabilities: CapabilitySet::EMPTY };
+            let ticket =
+                SessionTicket { version: ProtocolVersion::V2025_11_25, client_capabilities: CapabilitySet::EMPTY };
             let id = key.sign(ticket, &mut minter);
             written += usize::from(key.verify(c.session_id.unwrap_or("")).is_some());
             let mut table: SessionTable<Streams<[u8; 1024], 2, 2>, Slots<Streams<[u8; 1024], 2, 2>, 2>> =

@@ -40,7 +40,7 @@ qemu-system-arm --version | head -1
 # (From the crate's folder: its .cargo/config.toml selects the target and linker script.)
 cd "$fw"
 cargo clippy --quiet --release -- -D warnings
-cargo clippy --quiet --release --no-default-features --features lean -- -D warnings
+cargo clippy --quiet --release --no-default-features --features typed -- -D warnings
 cargo build --quiet --release
 elf=$root/target/cortex-m/$TARGET/release/mcp-firmware
 cd "$root"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Flash and RAM of the firmware, per build: the complete example and the tools-only
-# server, at opt-level "z" and "s", what each optional feature adds, and what each
-# vocabulary type costs against a hand-written shape (the lean-* features).
+# server, at opt-level "z" and "s", what each optional feature adds, and what the general
+# vocabulary types cost against the small forms the firmware uses (the typed-* features).
 #
 #   examples/cortex-m/size/measure.sh            the table
 #   examples/cortex-m/size/measure.sh --detail   also where the bytes go (size/report.py)
@@ -28,21 +28,20 @@ cd "$fw"
 VARIANTS=(
     "complete|z|"
     "complete|s|"
-    "complete, lean|z|--features lean"
+    "complete, typed|z|--features typed"
     "tools-only|z|--no-default-features --features stats"
     "tools-only|s|--no-default-features --features stats"
-    "tools-only, lean|z|--no-default-features --features lean,stats"
-    "tools-only, lean|s|--no-default-features --features lean,stats"
+    "tools-only, typed|z|--no-default-features --features typed,stats"
     "tools-only, no stats|z|--no-default-features"
-    "tools-only, lean, no stats|z|--no-default-features --features lean"
-    "  lean-params only|z|--no-default-features --features lean-params"
-    "  lean-tools only|z|--no-default-features --features lean-tools"
-    "  lean-results only|z|--no-default-features --features lean-results"
-    "  + blink|z|--no-default-features --features lean,blink"
-    "  + resources|z|--no-default-features --features lean,resources"
-    "  + prompts|z|--no-default-features --features lean,prompts"
-    "  + logging|z|--no-default-features --features lean,logging"
-    "  + defmt|z|--no-default-features --features lean,defmt"
+    "tools-only, typed, no stats|z|--no-default-features --features typed"
+    "  typed-params only|z|--no-default-features --features typed-params"
+    "  typed-lists only|z|--no-default-features --features typed-lists"
+    "  typed-results only|z|--no-default-features --features typed-results"
+    "  + blink|z|--no-default-features --features blink"
+    "  + resources|z|--no-default-features --features resources"
+    "  + prompts|z|--no-default-features --features prompts"
+    "  + logging|z|--no-default-features --features logging"
+    "  + defmt|z|--no-default-features --features defmt"
 )
 
 section() { "$tools/llvm-size" -A "$1" | awk -v s="$2" '$1 == s { n = $2 } END { print n + 0 }'; }
@@ -71,14 +70,14 @@ for v in "${VARIANTS[@]}"; do
     printf '%-28s %3s %7d %7d %6d %6d %7d %6s %6s %6s %6s %8s\n' "$name" "$opt" "$text" "$ro" "$data" "$bss" "$statics" \
         "$stack" "$boot" "$serve" "$ram" "$ep"
     [ "$name" = "complete" ] && [ "$opt" = z ] && cp "$elf" "$out/complete-z.elf"
-    [ "$name" = "tools-only, lean, no stats" ] && cp "$elf" "$out/tools-lean-z.elf"
+    [ "$name" = "tools-only, no stats" ] && cp "$elf" "$out/tools-only-z.elf"
 done
 echo "(bytes; stack = the high-water mark, the larger of boot (building the endpoint and moving it into"
 echo " its static) and serve (size/ram.py's session, measured after repainting); RAM = statics + stack;"
-echo " endpoint = size_of::<Endpoint<0, 2>>)"
+echo " endpoint = size_of::<Endpoint<0, IN>>: IN = 2 with blink, 1 without)"
 
 if [ "${1:-}" = --detail ]; then
-    for f in complete-z tools-lean-z; do
+    for f in complete-z tools-only-z; do
         echo
         echo "== $f"
         python3 "$here/report.py" "$out/$f.elf" --tools "$tools" --top 25

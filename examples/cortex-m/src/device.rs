@@ -53,7 +53,12 @@ impl Sensor {
 
     /// The reading at `now`, in tenths of the unit: a slow triangle wave.
     pub fn read_tenths(self, now: Instant) -> i64 {
-        let phase = (now.as_millis() / 500 % 40) as i64;
+        // (ms / 500) % 40 = (ms % 20 000) / 500, with the remainder taken in u32
+        // arithmetic (2^32 mod 20 000 = 7 296): a u64 division would link a large routine.
+        let ms = now.as_millis();
+        let (high, low) = ((ms >> 32) as u32, ms as u32);
+        let rem = ((high % 20_000) * 7_296 + low % 20_000) % 20_000;
+        let phase = i64::from(rem / 500);
         let wave = if phase < 20 { phase } else { 40 - phase };
         match self {
             Self::Temperature => 205 + wave,

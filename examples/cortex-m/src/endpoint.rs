@@ -22,8 +22,11 @@ use crate::hw::uart;
 /// sampling), and with an empty table the code for outgoing requests folds away
 /// (2.8 KB of flash at opt-level "z").
 pub const OUT: usize = 0;
-/// Requests of the client's in flight at once: a running `blink` and one more.
-pub const IN: usize = 2;
+/// Requests of the client's in flight at once: a running `blink` and one more. Without
+/// `blink` every request is answered while its event is handled, so one slot is enough
+/// (each costs 224 bytes of RAM); requests that arrive meanwhile wait in the receive
+/// buffer.
+pub const IN: usize = if cfg!(feature = "blink") { 2 } else { 1 };
 /// The receive buffer: a whole line must fit. The official SDKs' longest line is their
 /// `initialize` (157 bytes from the Python client, 161 from the TypeScript one, as CI
 /// runs them); a `tools/call` of `blink` with a progress token is about 145. A client
@@ -83,10 +86,11 @@ macro_rules! logging_cap {
 /// methods of anything not declared).
 const CAPABILITIES: &str = concat!(r#"{"tools":{}"#, resources_cap!(), prompts_cap!(), logging_cap!(), "}");
 
-/// The endpoint, in a static, over buffers in statics. (`Endpoint::new` is not `const`
-/// and validates the JSON above at run time, so this is built at boot, on the stack,
-/// then moved into its static: the stack's high-water mark includes that; see
-/// README.md.) Not inlined, so that the loop's frame does not keep that room.
+/// The endpoint, in a static, over buffers in statics. (Building it is not `const`: it
+/// validates the JSON above at run time, so this runs at boot.) `Endpoint::new_in`
+/// builds it in its static's `Option`: `Endpoint::new` returned it and the copies of
+/// it on the way to the static (three of 1,264 bytes) made the boot the stack's
+/// high-water mark. Not inlined, so that the loop's frame does not keep its room.
 #[inline(never)]
 pub fn start(now: Instant) -> &'static mut Server {
     let json = |text: &'static str| RawJson::parse(text.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
@@ -98,11 +102,9 @@ pub fn start(now: Instant) -> &'static mut Server {
     else {
         crate::fatal("buffers taken twice")
     };
-    match Endpoint::new(config, rx, tx, now) {
-        Ok(ep) => match cortex_m::singleton!(: Server = ep) {
-            Some(ep) => ep,
-            None => crate::fatal("endpoint taken twice"),
-        },
+    let Some(place) = cortex_m::singleton!(: Option<Server> = None) else { crate::fatal("endpoint taken twice") };
+    match Endpoint::new_in(place, config, &mut rx[..], &mut tx[..], now) {
+        Ok(ep) => ep,
         Err(e) => {
             error!("endpoint refused its configuration: {}", e);
             crate::fatal("endpoint configuration")

@@ -15,8 +15,7 @@ impl<const N: usize> Text<N> {
     }
 
     pub fn as_str(&self) -> &str {
-        // Only whole characters are ever copied in (see `push_str`).
-        core::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+        text(&self.buf, self.len)
     }
 
     /// Whether something did not fit.
@@ -26,30 +25,16 @@ impl<const N: usize> Text<N> {
     }
 
     pub fn push_str(&mut self, s: &str) -> &mut Self {
-        let room = N - self.len;
-        let mut take = s.len().min(room);
-        while !s.is_char_boundary(take) {
-            take -= 1;
-        }
-        self.buf[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
-        self.len += take;
-        self.overflow |= take < s.len();
+        self.overflow |= !push(&mut self.buf, &mut self.len, s);
         self
     }
 
-    pub fn push_u64(&mut self, mut n: u64) -> &mut Self {
+    /// `n` in decimal.
+    pub fn push_u64(&mut self, n: u64) -> &mut Self {
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let at = decimal(n, &mut digits);
         // ASCII digits are UTF-8.
-        self.push_str(core::str::from_utf8(&digits[i..]).unwrap_or_default())
+        self.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default())
     }
 
     pub fn push_i64(&mut self, n: i64) -> &mut Self {
@@ -65,7 +50,54 @@ impl<const N: usize> Text<N> {
         if tenths < 0 {
             self.push_str("-");
         }
-        let t = tenths.unsigned_abs();
-        self.push_u64(t / 10).push_str(".").push_u64(t % 10)
+        // Readings fit 32 bits; a u64 division would link a large routine.
+        let t = u32::try_from(tenths.unsigned_abs()).unwrap_or(u32::MAX);
+        self.push_u64((t / 10).into()).push_str(".").push_u64((t % 10).into())
+    }
+}
+
+// The work is done by functions that do not depend on `N`: the firmware uses four
+// capacities, and each generic copy of this code would cost flash.
+
+/// The text in `buf[..len]`. Only whole characters are ever copied in (see [`push`]).
+#[inline(never)]
+fn text(buf: &[u8], len: usize) -> &str {
+    core::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default()
+}
+
+/// Appends what fits of `s` (whole characters) to `buf[..*len]`; false if not all of it.
+#[inline(never)]
+fn push(buf: &mut [u8], len: &mut usize, s: &str) -> bool {
+    let room = buf.len().saturating_sub(*len);
+    let mut take = s.len().min(room);
+    while !s.is_char_boundary(take) {
+        take -= 1;
+    }
+    if let (Some(dst), Some(src)) = (buf.get_mut(*len..*len + take), s.as_bytes().get(..take)) {
+        dst.copy_from_slice(src);
+        *len += take;
+    }
+    take == s.len()
+}
+
+/// Writes `n` in decimal at the end of `digits`; returns where it starts. Without `u64`
+/// division, which would link a routine of about a kilobyte on this core: each digit is
+/// `n % 10` by long division over the 16-bit parts of `n` (32-bit divisions only).
+fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
+    let mut i = digits.len();
+    loop {
+        let (mut q, mut r, mut shift) = (0u64, 0u32, 64);
+        while shift > 0 {
+            shift -= 16;
+            let part = (r << 16) | ((n >> shift) as u32 & 0xFFFF);
+            q = (q << 16) | u64::from(part / 10);
+            r = part % 10;
+        }
+        i -= 1;
+        digits[i] = b'0' + r as u8;
+        n = q;
+        if n == 0 {
+            return i;
+        }
     }
 }

@@ -33,7 +33,7 @@ pub(crate) enum Action {
 }
 
 impl Action {
-    fn size(&self) -> usize {
+    pub fn size(&self) -> usize {
         let n = |v: &Option<Vec<u8>>| v.as_ref().map_or(0, Vec::len);
         64 + match self {
             Action::Respond { result, .. } => result.len(),

@@ -68,6 +68,11 @@ pub(crate) trait Sessions {
     ) -> Result<(), RequestError>;
     fn protocol_version(&self, session: SessionTag) -> Option<ProtocolVersion>;
     fn peer_capabilities(&self, session: SessionTag) -> Option<CapabilitySet>;
+    /// Whether `session` has messages waiting for room in its queue.
+    fn backlogged(&self, session: SessionTag) -> bool {
+        let _ = session;
+        false
+    }
 }
 
 /// What an adapter lends a context for one callback.
@@ -83,6 +88,9 @@ pub(crate) struct ContextParts<'c, M> {
     /// Whether the current session has actions waiting already (then answers queue
     /// behind them, to keep their order).
     pub queued: bool,
+    /// The session's transmit buffer can grow: an answer too long for it now is queued
+    /// (it goes once the adapter grew the buffer), never replaced by -32603 on the spot.
+    pub grows: bool,
     /// The endpoints, outside an event.
     pub sessions: Option<&'c mut dyn Sessions>,
     pub sender: &'c Sender<M>,
@@ -129,6 +137,23 @@ impl<'c, M> Context<'c, M> {
         self.parts.actions.push((session, action));
     }
 
+    /// Sends `action` to `session`, in order behind what it sent before (for the
+    /// crate's own bindings, which keep requests by their
+    /// [`PendingRequest`](crate::session::PendingRequest) rather than as tickets).
+    pub(crate) fn act(&mut self, session: SessionTag, action: Action) {
+        self.push(session, action);
+    }
+
+    /// Whether `session` had messages waiting for room when the callback began: what
+    /// can wait (progress) then should, so that a peer that reads nothing does not make
+    /// the queue grow.
+    pub(crate) fn backlogged(&self, session: SessionTag) -> bool {
+        if self.parts.session == Some(session) && self.parts.queued {
+            return true;
+        }
+        self.parts.sessions.as_deref().is_some_and(|s| s.backlogged(session))
+    }
+
     /// Keeps `req` to be answered later, from this thread or a worker's (see
     /// [`Ticket`]). Its cancellation signal is set when the peer cancels it, when it
     /// expires, or when the session ends.
@@ -142,13 +167,15 @@ impl<'c, M> Context<'c, M> {
     }
 
     /// Answers `req` now: written in place into the transmit buffer when it has room
-    /// (no copy), queued otherwise. Refusals by the endpoint are final and need no
-    /// action (the request is over, or the reply can never fit and the endpoint sent
-    /// -32603 itself); they are returned for logging.
+    /// (no copy), queued otherwise (also when it is longer than a transmit buffer the
+    /// adapter can still grow: the HTTP server's). Refusals by the endpoint are final
+    /// and need no action (the request is over, or the reply can never fit and the
+    /// endpoint sent -32603 itself); they are returned for logging.
     pub fn reply<R: Serialize + ?Sized>(&mut self, req: &mut IncomingRequest<'_>, result: &R) -> Option<SendError> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
-            match req.respond(result) {
+            let sent = if self.parts.grows { req.try_respond(result) } else { req.respond(result) };
+            match sent {
                 Err(SendError::TxFull { .. }) => {}
                 Ok(_) => return None,
                 Err(e) => return Some(e),

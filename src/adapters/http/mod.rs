@@ -1,8 +1,11 @@
 //! HTTP transports over TCP (feature `http`): [`server::HttpServer`] serves Streamable
 //! HTTP and the legacy HTTP+SSE transport on the sans-IO core in
-//! [`crate::http::server`], for a [`Handler`](crate::adapters::app::Handler).
+//! [`crate::http::server`], for a [`Handler`](crate::adapters::app::Handler);
+//! [`client::HttpClientLoop`] runs an MCP client session over either, on the sans-IO
+//! core in [`crate::http::client`] (its own documentation says how it is built: one
+//! thread on mio, its own HTTP/1.1 with httparse for response heads).
 //!
-//! # How it is built
+//! # How the server is built
 //!
 //! One thread serves every connection and every session, on a readiness loop: it reads
 //! request heads and bodies as they arrive, gives them to the core (classification,
@@ -36,7 +39,11 @@
 //!   4 MiB by default), and takes at most about 64 KiB from a session's streams before
 //!   its client has read what it was given (a client that reads nothing for 30 s is
 //!   disconnected; its stream keeps what it had for a resume).
-//! * A session's streams store at most their buffer ([`ServerOptions::event_store`](server::ServerOptions::event_store));
+//! * An awake session's buffers (receive, transmit, event store) start at
+//!   [`ServerOptions::initial_buffer`](server::ServerOptions::initial_buffer) (16 KiB)
+//!   and double, each up to its bound, only when a message needs it (or a slow client
+//!   leaves the store full): memory follows the messages seen, not the longest allowed.
+//! * A session's streams store at most their bound ([`ServerOptions::event_store`](server::ServerOptions::event_store));
 //!   when a connected client does not read, the session stops draining its endpoint,
 //!   whose transmit buffer then fills, and what the application sends waits in the
 //!   session's queue, which stops the mailbox once it holds 1 MiB.
@@ -50,11 +57,23 @@
 //!   in the kernel's listen backlog. Heads must complete within 10 s of their first
 //!   byte, kept-alive connections without a request close after 60 s.
 //!
+//! # Authorization
+//!
+//! The application validates the bearer token of every request (POST, GET, DELETE, the
+//! legacy GET and POST) with an [`Authorizer`](server::Authorizer) in
+//! [`ServerOptions::authorize`](server::ServerOptions::authorize); a refusal is a 401
+//! (or 403 `insufficient_scope`) whose `WWW-Authenticate: Bearer` challenge names the
+//! protected resource metadata URL and scope of
+//! [`ServerConfig::auth`](crate::http::server::ServerConfig::auth), and the server can
+//! serve that metadata document (RFC 9728) itself
+//! ([`ServerOptions::metadata_document`](server::ServerOptions::metadata_document)).
+//! Without an authorizer every request is let in. The OAuth authorization server (the
+//! token endpoint, the login page) is not the MCP server's job and is not here.
+//!
 //! # Not done here
 //!
-//! Authorization: every request is let in ([`AuthVerdict::Allow`](crate::http::server::AuthVerdict));
-//! the core's 401/403 challenges are there for a front end that validates tokens. TLS:
-//! put a TLS-terminating proxy in front. HTTP/2: not spoken (hyper and the axum example
-//! show the core inside a stack that speaks it).
+//! TLS: put a TLS-terminating proxy in front. HTTP/2: not spoken (examples/axum_server.rs
+//! shows the core inside a stack that speaks it).
 
+pub mod client;
 pub mod server;

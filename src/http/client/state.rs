@@ -338,6 +338,28 @@ impl<'a, const X: usize> HttpClient<'a, X> {
         self.slots[0].store.capacity()
     }
 
+    /// Whether the standalone `GET` stream is still being opened: the handshake is done
+    /// over Streamable HTTP, and the stream waits for `notifications/initialized` to be
+    /// accepted, for a slot, or for its response head. False once it is open, refused,
+    /// given up or not wanted, over HTTP+SSE, and before the handshake.
+    ///
+    /// An adapter may hold the application's first requests until then, so that a server
+    /// which drops the messages it has for a stream nobody has opened yet (the TypeScript
+    /// SDK does, for a request a tool sends without relating it to the call) loses none.
+    pub fn standalone_opening(&self) -> bool {
+        if self.phase != Phase::Open || self.legacy_known || self.transport != Some(Transport::Streamable) {
+            return false;
+        }
+        match self.standalone {
+            Standalone::Idle | Standalone::Wanted => true,
+            Standalone::Active => self
+                .slots
+                .iter()
+                .any(|s| s.kind == ExchangeKind::Stream && matches!(s.stage, Stage::Queued | Stage::Sent)),
+            Standalone::Off => false,
+        }
+    }
+
     /// Whether [`Event::Closed`](super::Event::Closed) has been queued.
     pub fn is_closed(&self) -> bool {
         self.phase == Phase::Closed

@@ -73,11 +73,24 @@ const ALLOW_GET: &str = "GET";
 ///
 /// `auth` is the application's verdict on the request's credentials (read them with
 /// [`RequestHead::bearer_token`]); pass [`AuthVerdict::Allow`] when the server has no
-/// authorization.
+/// authorization. [`classify_with`] asks for the verdict only when it is needed.
 pub fn classify<'r, H: Headers + ?Sized>(
     config: &ServerConfig<'_>,
     head: &RequestHead<'r, H>,
     auth: AuthVerdict<'r>,
+) -> Result<Classified<'r>, Refusal<'r>> {
+    classify_with(config, head, |_| auth)
+}
+
+/// [`classify`], asking `authorize` for the verdict at step 5, with the kind of request
+/// the head is: only requests for an endpoint of this server, from an allowed `Host`
+/// and `Origin`, with a method served there, reach the application's token check (a
+/// DNS rebinding page or a scan of other paths never does), and the check can depend
+/// on what is asked (say, a scope for DELETE). Not called when an earlier check fails.
+pub fn classify_with<'r, H: Headers + ?Sized>(
+    config: &ServerConfig<'_>,
+    head: &RequestHead<'r, H>,
+    authorize: impl FnOnce(RequestKind) -> AuthVerdict<'r>,
 ) -> Result<Classified<'r>, Refusal<'r>> {
     let path = head.path();
     let legacy_get = config.legacy_sse_path.is_some_and(|p| p == path);
@@ -105,6 +118,7 @@ pub fn classify<'r, H: Headers + ?Sized>(
             return Err(Refusal::MethodNotAllowed { allow });
         }
     };
+    let auth = authorize(kind);
     if auth != AuthVerdict::Allow {
         return Err(Refusal::Auth(auth));
     }

@@ -25,6 +25,9 @@ pub(crate) struct EventLog<B> {
     len: usize,
     /// The seq of the last record appended (0: none yet).
     pub last_seq: u32,
+    /// Changes whenever records move (some were dropped or removed): byte offsets into
+    /// the log kept by a reader are valid while it is unchanged.
+    pub generation: u32,
 }
 
 fn word(b: &[u8], at: usize) -> u32 {
@@ -33,7 +36,7 @@ fn word(b: &[u8], at: usize) -> u32 {
 
 impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
     pub fn new(buf: B) -> Self {
-        Self { buf, len: 0, last_seq: 0 }
+        Self { buf, len: 0, last_seq: 0, generation: 0 }
     }
 
     pub fn capacity(&self) -> usize {
@@ -72,8 +75,37 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
     }
 
     /// The first record of `stream` with seq above `after`.
+    #[cfg(test)]
     pub fn next_of(&self, stream: u32, after: u32) -> Option<Record<'_>> {
-        self.iter().find(|r| r.stream == stream && r.seq > after)
+        self.next_of_from(stream, after, 0).map(|(r, _, _)| r)
+    }
+
+    /// The first record of `stream` with seq above `after` at or past byte offset
+    /// `from` (a record boundary of this generation, before which no such record is),
+    /// with its offset and the next record's.
+    pub fn next_of_from(&self, stream: u32, after: u32, from: usize) -> Option<(Record<'_>, usize, usize)> {
+        let mut at = from;
+        loop {
+            let (r, next) = self.at(at)?;
+            if r.stream == stream && r.seq > after {
+                return Some((r, at, next));
+            }
+            at = next;
+        }
+    }
+
+    /// Where the next record will be appended.
+    pub fn end(&self) -> usize {
+        self.len
+    }
+
+    /// Removes the record at `at` (which ends at `next`).
+    pub fn remove(&mut self, at: usize, next: usize) {
+        if at < next && next <= self.len {
+            self.buf.as_mut().copy_within(next..self.len, at);
+            self.len -= next - at;
+            self.generation = self.generation.wrapping_add(1);
+        }
     }
 
     /// Appends a message if it fits now; returns its seq. Line breaks (only ever JSON
@@ -101,26 +133,44 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
 
     /// Drops records, oldest first, that `may_go` allows, until `needed` bytes are free
     /// or none it allows is left; calls `dropped` with each one dropped. Returns whether
-    /// `needed` bytes are free.
+    /// `needed` bytes are free. One pass: the records kept move down once each.
     pub fn make_room(
         &mut self,
         needed: usize,
         mut may_go: impl FnMut(&Record<'_>) -> bool,
         mut dropped: impl FnMut(&Record<'_>),
     ) -> bool {
-        let mut at = 0;
-        while self.free() < needed {
-            let Some((r, next)) = self.at(at) else { return false };
-            if may_go(&r) {
+        let mut freed = 0;
+        let (mut at, mut kept) = (0, 0);
+        while self.free() + freed < needed {
+            let Some((r, next)) = self.at(at) else { break };
+            let go = may_go(&r);
+            if go {
                 dropped(&r);
-                let b = self.buf.as_mut();
-                b.copy_within(next..self.len, at);
-                self.len -= next - at;
+                freed += next - at;
             } else {
-                at = next;
+                if kept != at {
+                    self.buf.as_mut().copy_within(at..next, kept);
+                }
+                kept += next - at;
             }
+            at = next;
         }
-        true
+        if freed > 0 {
+            self.buf.as_mut().copy_within(at..self.len, kept);
+            self.len -= freed;
+            self.generation = self.generation.wrapping_add(1);
+        }
+        self.free() >= needed
+    }
+
+    /// Moves the records into `bigger` (at least as long as what they take), returning
+    /// the old buffer; `Err(bigger)` when they do not fit there.
+    pub fn replace_buffer(&mut self, mut bigger: B) -> Result<B, B> {
+        let Some(dst) = bigger.as_mut().get_mut(..self.len) else { return Err(bigger) };
+        dst.copy_from_slice(&self.buf.as_ref()[..self.len]);
+        self.generation = self.generation.wrapping_add(1);
+        Ok(core::mem::replace(&mut self.buf, bigger))
     }
 
     pub fn clear(&mut self) {
@@ -156,5 +206,39 @@ mod tests {
         assert_eq!(gone, [2, 1]);
         assert_eq!(log.iter().map(|r| r.seq).collect::<std::vec::Vec<_>>(), [3]);
         assert_eq!(log.push(3, &[b'x'; 20]), Some(4));
+    }
+
+    #[test]
+    fn room_is_made_in_one_pass_keeping_order() {
+        let mut log = EventLog::new([0u8; 120]);
+        for (stream, body) in [(1, &b"a1"[..]), (2, b"b2"), (1, b"c3"), (3, b"d4"), (2, b"e5")] {
+            log.push(stream, body).unwrap();
+        }
+        let g = log.generation;
+        // Streams 1 and 3 may go; 12 + 2 bytes each, 50 free: room for 80 needs three.
+        let mut gone = std::vec::Vec::new();
+        assert!(log.make_room(80, |r| r.stream != 2, |r| gone.push(r.seq)));
+        assert_eq!(gone, [1, 3, 4]);
+        assert_ne!(log.generation, g);
+        let left: std::vec::Vec<_> = log.iter().map(|r| (r.seq, r.bytes.to_vec())).collect();
+        assert_eq!(left, [(2, b"b2".to_vec()), (5, b"e5".to_vec())]);
+        // Offsets: the second record of stream 2, found from the first one's end.
+        let (r, at, next) = log.next_of_from(2, 0, 0).unwrap();
+        assert_eq!((r.seq, at), (2, 0));
+        let (r, at2, _) = log.next_of_from(2, r.seq, next).unwrap();
+        assert_eq!((r.seq, at2), (5, next));
+        // Nothing to do: nothing moves.
+        let g = log.generation;
+        assert!(log.make_room(10, |_| true, |_| panic!("nothing needs to go")));
+        assert_eq!(log.generation, g);
+        // Removing the last record; moving everything to a larger buffer.
+        log.remove(at2, log.end());
+        assert_eq!(log.iter().map(|r| r.seq).collect::<std::vec::Vec<_>>(), [2]);
+        let mut small = EventLog::new(std::vec![0u8; 120]);
+        small.push(7, b"xyz").unwrap();
+        assert!(small.replace_buffer(std::vec![0u8; 10]).is_err());
+        let old = small.replace_buffer(std::vec![0u8; 200]).unwrap();
+        assert_eq!(old.len(), 120);
+        assert_eq!((small.capacity(), small.next_of(7, 0).unwrap().bytes), (200, &b"xyz"[..]));
     }
 }

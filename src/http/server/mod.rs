@@ -7,7 +7,7 @@
 //!
 //! | piece | job |
 //! |---|---|
-//! | [`classify`] | the request head: route, `Host`, `Origin`, method, auth verdict, `Accept`, `Content-Type`, `Content-Length` cap, session and version headers; the order is in its docs |
+//! | [`classify`], [`classify_with`] | the request head: route, `Host`, `Origin`, method, auth verdict, `Accept`, `Content-Type`, `Content-Length` cap, session and version headers; the order is in its docs |
 //! | [`check_session_version`] | `MCP-Protocol-Version` against the session's negotiated version |
 //! | [`is_modern_post`], [`check_modern_headers`] | a 2026-07-28 POST (no session): its `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` against the body (400, -32020) |
 //! | [`classify_body`] | one message (a batch only under 2025-03-26); 202 for notifications and responses; -32700 / -32600 |
@@ -131,11 +131,12 @@
 //!
 //! ## Integration with the session endpoint
 //!
-//! The per-session wrapper that owns an `Endpoint` in message mode (each `Transmit`
-//! one message with its `Origin`), feeds POST bodies with `handle_frame_from(now,
-//! origin, body)`, pushes every transmit to [`Streams::push`] by its origin, snapshots
-//! idle sessions and resumes them from the table or from a signed id, is built on the
-//! session redesign (issue 8) once it lands; everything here is what it stands on.
+//! A host owns an `Endpoint` in message mode per session (each `Transmit` one message
+//! with its `Origin`), feeds POST bodies with `handle_frame_from(now, origin, body)` and
+//! pushes every transmit to [`Streams::push`] by its origin. `examples/axum` does this
+//! inside axum in a few hundred lines (its README walks through it); the std adapter
+//! (`adapters::http::server`) adds snapshots of idle sessions, signed ids, buffers that
+//! grow, and worker threads.
 
 mod body;
 mod classify;
@@ -151,7 +152,7 @@ mod streams;
 mod table;
 
 pub use body::{PostBody, classify_body};
-pub use classify::{Classified, RequestKind, check_session_version, classify};
+pub use classify::{Classified, RequestKind, check_session_version, classify, classify_with};
 pub use config::{
     AuthChallenge, DEFAULT_IDLE_TIMEOUT, DEFAULT_KEEPALIVE, DEFAULT_MAX_BODY, DEFAULT_RETRY_MS, HostPolicy,
     JsonResponses, OriginPolicy, ServerConfig,

@@ -161,6 +161,8 @@ struct PostStream {
     force_sse: bool,
     /// Whether a message was stored for it yet.
     started: bool,
+    /// Its stored messages not sent yet.
+    unsent: u32,
 }
 
 impl PostStream {
@@ -193,6 +195,10 @@ struct Conn {
     last_write: Instant,
     /// End once what is being written is out (polling, `disconnect`).
     end_after: bool,
+    /// Where in the log the search for its next message starts, while the log's
+    /// generation is `hint_gen` (no message of its stream after its cursor is before).
+    hint: usize,
+    hint_gen: u32,
 }
 
 /// One session's streams and connections over a message store `B` (see the module
@@ -207,6 +213,8 @@ pub struct Streams<B, const S: usize = 8, const C: usize = 4> {
     conns: [Option<Conn>; C],
     next_stream: u32,
     get_delivered: u32,
+    /// Messages stored for the GET stream not sent yet.
+    get_unsent: u32,
     dropped: u32,
     /// Exchanges replaced by a newer GET, not yet reported.
     replaced: [Option<u32>; C],
@@ -227,6 +235,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             conns: [None; C],
             next_stream: 1,
             get_delivered: 0,
+            get_unsent: 0,
             dropped: 0,
             replaced: [None; C],
         }
@@ -291,16 +300,10 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.conns.iter().flatten().any(|c| c.stream == stream)
     }
 
-    fn delivered(&self, stream: u32) -> u32 {
-        if stream == GET_STREAM {
-            return self.get_delivered;
-        }
-        // A stream that ended and was forgotten had everything sent or given up.
-        self.post(stream).map_or(u32::MAX, |p| p.delivered)
-    }
-
     fn new_conn(&mut self, now: Instant, exchange: u32, stream: u32, cursor: u32, mode: Mode) -> Result<(), OpenError> {
         let slot = self.conns.iter().position(Option::is_none).ok_or(OpenError::Full)?;
+        // A new POST stream has nothing stored yet: its messages come after the end.
+        let hint = if mode == Mode::Undecided { self.log.end() } else { 0 };
         self.conns[slot] = Some(Conn {
             exchange,
             stream,
@@ -313,6 +316,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             partial: 0,
             last_write: now,
             end_after: false,
+            hint,
+            hint_gen: self.log.generation,
         });
         Ok(())
     }
@@ -346,6 +351,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             delivered: self.log.last_seq,
             force_sse: requests > 1,
             started: false,
+            unsent: 0,
         });
         self.new_conn(now, exchange, id, self.log.last_seq, Mode::Undecided)?;
         if requests > 1 {
@@ -361,6 +367,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
     pub fn open_get(&mut self, now: Instant, exchange: u32, last_event_id: Option<&str>) -> Result<u32, OpenError> {
         let resumed = last_event_id.and_then(|id| self.parse_event_id(id));
         let (stream, cursor) = resumed.unwrap_or((GET_STREAM, self.get_delivered));
+        self.claimed(stream, cursor);
         if let Some(i) = self.conns.iter().position(|c| c.is_some_and(|c| c.stream == stream))
             && let Some(old) = self.conns[i].take()
             && let Some(slot) = self.replaced.iter_mut().find(|r| r.is_none())
@@ -379,6 +386,33 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             }
         }
         Ok(stream)
+    }
+
+    /// A client resumes `stream` after `seq`: what it says it has counts as sent, so
+    /// that no connection's position is ever past what its stream has sent (each
+    /// message a connection then sends is the next unsent one, which keeps the
+    /// counts of unsent messages exact). A client says it has more than was sent only
+    /// when it took the id of an event it did not get whole, so this is rare.
+    fn claimed(&mut self, stream: u32, seq: u32) {
+        let delivered = if stream == GET_STREAM {
+            self.get_delivered
+        } else {
+            match self.post(stream) {
+                Some(p) => p.delivered,
+                None => return,
+            }
+        };
+        if seq <= delivered {
+            return;
+        }
+        let n = self.log.iter().filter(|r| r.stream == stream && r.seq > delivered && r.seq <= seq).count() as u32;
+        if stream == GET_STREAM {
+            self.get_delivered = seq;
+            self.get_unsent = self.get_unsent.saturating_sub(n);
+        } else if let Some(p) = self.post_mut(stream) {
+            p.delivered = seq;
+            p.unsent = p.unsent.saturating_sub(n);
+        }
     }
 
     /// `(stream, seq)` of an event id this session issued.
@@ -415,8 +449,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         }
         if stream == GET_STREAM && !self.attached(GET_STREAM) {
             // The queue for a GET stream not open: its oldest unsent message makes way.
-            let queued = self.log.iter().filter(|r| r.stream == GET_STREAM && r.seq > self.get_delivered).count();
-            if queued as u32 >= self.config.get_queue {
+            if self.get_unsent >= self.config.get_queue {
                 let mut first = true;
                 let after = self.get_delivered;
                 let mut dropped = 0;
@@ -430,15 +463,20 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
                     |_| dropped += 1,
                 );
                 self.dropped += dropped;
+                self.get_unsent -= dropped.min(self.get_unsent);
             }
         }
         if !self.make_room(cost) {
             return Err(PushError::Backpressure);
         }
         let Some(seq) = self.log.push(stream, message) else { return Err(PushError::Backpressure) };
+        if stream == GET_STREAM {
+            self.get_unsent += 1;
+        }
         let json = self.config.json_responses == JsonResponses::WhenPossible;
         let mut finished = false;
         if let Some(p) = self.post_mut(stream) {
+            p.unsent += 1;
             let first = !p.started;
             p.started = true;
             if is_response {
@@ -460,29 +498,66 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
 
     /// Frees `needed` bytes: sent messages first, then unsent ones no connection
     /// carries (counted as dropped).
-    fn make_room(&mut self, needed: usize) -> bool {
-        if self.log.free() >= needed {
-            return true;
-        }
+    /// Which records are sent, and not still to be sent by a connection replaying its
+    /// stream: those may make room at any time.
+    fn sent_records(&self) -> impl Fn(&Record<'_>) -> bool + use<B, S, C> {
         let delivered: [(u32, u32); S] =
             core::array::from_fn(|i| self.posts[i].map_or((u32::MAX, 0), |p| (p.id, p.delivered)));
         let get = self.get_delivered;
         let carried: [Option<(u32, u32)>; C] = core::array::from_fn(|i| self.conns[i].map(|c| (c.stream, c.cursor)));
-        // Sent, and not still to be sent by a connection replaying its stream.
-        let sent = |r: &Record<'_>| {
+        move |r: &Record<'_>| {
             let counted = if r.stream == GET_STREAM {
                 r.seq <= get
             } else {
                 delivered.iter().find(|(id, _)| *id == r.stream).is_none_or(|(_, d)| r.seq <= *d)
             };
             counted && !carried.iter().flatten().any(|(s, cursor)| *s == r.stream && r.seq > *cursor)
-        };
-        let carried: [Option<u32>; C] = core::array::from_fn(|i| self.conns[i].map(|c| c.stream));
-        if self.log.make_room(needed, |r| sent(r), |_| {}) {
+        }
+    }
+
+    /// Whether a message of `len` bytes is stored without dropping anything not sent yet
+    /// (only sent messages making room). A caller whose store can grow grows it
+    /// ([`replace_store`](Self::replace_store)) when this is false, before
+    /// [`push`](Self::push) drops unsent messages of streams no connection carries.
+    pub fn fits(&self, len: usize) -> bool {
+        let cost = EventLog::<B>::cost(len);
+        if self.log.free() >= cost {
             return true;
         }
+        let sent = self.sent_records();
+        let reclaimable: usize = self.log.iter().filter(|r| sent(r)).map(|r| EventLog::<B>::cost(r.bytes.len())).sum();
+        self.log.free() + reclaimable >= cost
+    }
+
+    fn make_room(&mut self, needed: usize) -> bool {
+        if self.log.free() >= needed {
+            return true;
+        }
+        let sent = self.sent_records();
+        let carried: [Option<u32>; C] = core::array::from_fn(|i| self.conns[i].map(|c| c.stream));
+        // Sent messages go a quarter of the store at a time, not one per push: the
+        // records kept move once per quarter, and readers' offsets stay valid between.
+        let bulk = needed.max(self.log.capacity() / 4);
+        self.log.make_room(bulk, |r| sent(r), |_| {});
+        if self.log.free() >= needed {
+            return true;
+        }
+        // Then unsent messages of streams no connection carries (only unsent ones are
+        // left of those).
         let mut dropped = 0;
-        let ok = self.log.make_room(needed, |r| !carried.contains(&Some(r.stream)), |_| dropped += 1);
+        let (posts, get_unsent, get_delivered) = (&mut self.posts, &mut self.get_unsent, self.get_delivered);
+        let ok = self.log.make_room(
+            needed,
+            |r| !carried.contains(&Some(r.stream)),
+            |r| {
+                dropped += 1;
+                if r.stream == GET_STREAM && r.seq > get_delivered {
+                    *get_unsent = get_unsent.saturating_sub(1);
+                } else if let Some(p) = posts.iter_mut().flatten().find(|p| p.id == r.stream && r.seq > p.delivered) {
+                    p.unsent = p.unsent.saturating_sub(1);
+                }
+            },
+        );
         self.dropped += dropped;
         ok
     }
@@ -531,7 +606,9 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             if c.head_owed {
                 let kind = match c.mode {
                     Mode::Json => {
-                        BodyKind::Json { len: self.log.next_of(c.stream, c.cursor).map_or(0, |r| r.bytes.len()) }
+                        let from = if c.hint_gen == self.log.generation { c.hint } else { 0 };
+                        let next = self.log.next_of_from(c.stream, c.cursor, from);
+                        BodyKind::Json { len: next.map_or(0, |(r, _, _)| r.bytes.len()) }
                     }
                     _ => BodyKind::Sse,
                 };
@@ -587,8 +664,13 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
                 }
                 continue;
             }
-            if let Some(r) = self.log.next_of(c.stream, c.cursor) {
+            if c.hint_gen != self.log.generation {
+                c.hint = 0;
+                c.hint_gen = self.log.generation;
+            }
+            if let Some((r, at, next)) = self.log.next_of_from(c.stream, c.cursor, c.hint) {
                 let (seq, stream) = (r.seq, r.stream);
+                c.hint = at;
                 let stateless = self.stateless();
                 let done = match (c.mode, self.legacy.is_some()) {
                     (Mode::Json, _) => copy_pieces(&[r.bytes], &mut c.partial, out, &mut n),
@@ -605,18 +687,33 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
                     break;
                 }
                 c.cursor = seq;
+                c.hint = next;
                 c.keepalive_due = false;
                 if stream == GET_STREAM {
-                    self.get_delivered = self.get_delivered.max(seq);
-                } else if let Some(p) = self.post_mut(stream) {
-                    p.delivered = p.delivered.max(seq);
+                    if seq > self.get_delivered {
+                        self.get_unsent = self.get_unsent.saturating_sub(1);
+                        self.get_delivered = seq;
+                    }
+                } else if let Some(p) = self.post_mut(stream)
+                    && seq > p.delivered
+                {
+                    p.unsent = p.unsent.saturating_sub(1);
+                    p.delivered = seq;
                 }
                 if c.mode == Mode::Json {
+                    // A plain JSON answer has no event id: nothing can ask for it again,
+                    // so neither it nor its stream is kept.
+                    self.log.remove(at, next);
+                    if let Some(slot) = self.posts.iter_mut().find(|p| p.is_some_and(|p| p.id == stream)) {
+                        *slot = None;
+                    }
                     end = true;
                     break;
                 }
                 continue;
             }
+            // Nothing of its stream up to the end of the log: the next search starts there.
+            c.hint = self.log.end();
             if c.keepalive_due {
                 if !copy_pieces(&[b": keep-alive\n\n"], &mut c.partial, out, &mut n) {
                     break;
@@ -690,8 +787,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
     /// the session could be put away as a snapshot (the replay store goes with it).
     pub fn is_idle(&self) -> bool {
         self.conns.iter().all(Option::is_none)
-            && self.posts.iter().flatten().all(PostStream::finished)
-            && self.log.iter().all(|r| r.seq <= self.delivered(r.stream))
+            && self.get_unsent == 0
+            && self.posts.iter().flatten().all(|p| p.finished() && p.unsent == 0)
     }
 
     /// Open connections.
@@ -704,6 +801,19 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.open_post_stream(stream).is_some()
     }
 
+    /// The message store's size in bytes.
+    pub fn store_capacity(&self) -> usize {
+        self.log.capacity()
+    }
+
+    /// Moves what is stored into `bigger` and returns the old store: for a message
+    /// larger than the store ([`PushError::TooLarge`]), when the caller's storage can
+    /// grow (an allocator, a pool of larger buffers). `Err(bigger)`, nothing changed,
+    /// when what is stored does not fit in it.
+    pub fn replace_store(&mut self, bigger: B) -> Result<B, B> {
+        self.log.replace_buffer(bigger)
+    }
+
     /// The message store back, to reuse for another session.
     pub fn into_store(self) -> B {
         self.log.into_buffer()
@@ -714,6 +824,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.log.clear();
         self.posts = [None; S];
         self.conns = [None; C];
+        self.get_unsent = 0;
     }
 }
 
@@ -757,4 +868,115 @@ fn copy_pieces(pieces: &[&[u8]], partial: &mut usize, out: &mut [u8], n: &mut us
     }
     *partial = 0;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type S = Streams<[u8; 2048], 4, 4>;
+
+    /// The definition `is_idle`'s counters keep: no connection, every POST answered,
+    /// and every stored message of a stream still known sent.
+    fn idle_by_scan(s: &S) -> bool {
+        let delivered = |stream: u32| {
+            if stream == GET_STREAM { s.get_delivered } else { s.post(stream).map_or(u32::MAX, |p| p.delivered) }
+        };
+        s.conns.iter().all(Option::is_none)
+            && s.posts.iter().flatten().all(PostStream::finished)
+            && s.log.iter().all(|r| r.seq <= delivered(r.stream))
+    }
+
+    fn unsent_by_scan(s: &S, stream: u32, delivered: u32) -> u32 {
+        s.log.iter().filter(|r| r.stream == stream && r.seq > delivered).count() as u32
+    }
+
+    #[test]
+    fn fits_says_whether_unsent_messages_would_have_to_go() {
+        let mut s: S = Streams::new([0; 2048], StreamConfig::default(), 7, Some(ProtocolVersion::V2025_11_25));
+        let message = [b'x'; 300];
+        // No GET open: what is pushed for it waits, unsent, until the store is full.
+        while s.fits(message.len()) {
+            s.push(Instant::ZERO, None, &message, false).unwrap();
+        }
+        assert_eq!(s.get_unsent, 6);
+        // Pushing now drops the oldest unsent message.
+        s.push(Instant::ZERO, None, &message, false).unwrap();
+        assert_eq!(s.poll(), Some(StreamOutput::Dropped { messages: 1 }));
+        assert!(!s.fits(message.len()));
+        // Once a GET took them, they are sent: room without loss.
+        s.open_get(Instant::ZERO, 1, None).unwrap();
+        while s.poll().is_some() {}
+        let mut out = [0u8; 4096];
+        while s.read(Instant::ZERO, 1, &mut out).n > 0 {}
+        assert_eq!(s.get_unsent, 0);
+        assert!(s.fits(message.len()));
+        assert!(!s.fits(2048), "larger than the whole store");
+    }
+
+    /// Random opens, pushes, reads in random sizes, drops, resumes and polls: the
+    /// counters agree with a scan of the store after every step, and nothing panics.
+    #[test]
+    fn counters_agree_with_the_store() {
+        for seed in 1..=40u64 {
+            let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut next = move |n: u64| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng % n
+            };
+            let json = if seed % 2 == 0 { JsonResponses::WhenPossible } else { JsonResponses::Never };
+            let config = StreamConfig { json_responses: json, get_queue: 8, ..StreamConfig::default() };
+            let mut s: S = Streams::new([0; 2048], config, 7, Some(ProtocolVersion::V2025_11_25));
+            let mut exchange = 0u32;
+            let mut ids: heapless::Vec<heapless::String<32>, 16> = heapless::Vec::new();
+            let now = Instant::ZERO;
+            for step in 0..400 {
+                match next(9) {
+                    0 | 1 => {
+                        exchange += 1;
+                        let _ = s.open_post(now, exchange, 1 + next(2) as usize);
+                    }
+                    2 => {
+                        exchange += 1;
+                        let resume = ids.get(next(ids.len() as u64 + 1) as usize).cloned();
+                        let _ = s.open_get(now, exchange, resume.as_deref());
+                    }
+                    3 | 4 => {
+                        let origin = (next(3) > 0).then(|| next(u64::from(s.next_stream)) as u32);
+                        let body = [b'x'; 300];
+                        let len = 20 + next(280) as usize;
+                        let _ = s.push(now, origin, &body[..len], next(2) == 0);
+                    }
+                    5 | 6 => {
+                        let x = 1 + next(u64::from(exchange.max(1))) as u32;
+                        let mut out = [0u8; 512];
+                        let size = 1 + next(511) as usize;
+                        let read = s.read(now, x, &mut out[..size]);
+                        let text = core::str::from_utf8(&out[..read.n]).unwrap_or("");
+                        for line in text.lines().filter_map(|l| l.strip_prefix("id: ")) {
+                            if ids.is_full() {
+                                ids.remove(0);
+                            }
+                            let mut id = heapless::String::new();
+                            if id.push_str(line).is_ok() {
+                                let _ = ids.push(id);
+                            }
+                        }
+                    }
+                    7 => {
+                        let x = 1 + next(u64::from(exchange.max(1))) as u32;
+                        s.connection_closed(x);
+                    }
+                    _ => while s.poll().is_some() {},
+                }
+                assert_eq!(s.is_idle(), idle_by_scan(&s), "seed {seed} step {step}");
+                assert_eq!(s.get_unsent, unsent_by_scan(&s, GET_STREAM, s.get_delivered), "seed {seed} step {step}");
+                for p in s.posts.iter().flatten() {
+                    assert_eq!(p.unsent, unsent_by_scan(&s, p.id, p.delivered), "seed {seed} step {step}");
+                }
+            }
+        }
+    }
 }

@@ -262,6 +262,88 @@ impl<'a> CallToolResult<'a> {
     }
 }
 
+/// A `tools/call` result of one text block: what most tools answer, written exactly as
+/// [`CallToolResult::text`] and [`CallToolResult::error`] write it.
+///
+/// [`CallToolResult`] holds any content block, so writing one links the encoder of every
+/// kind of block (images, audio, embedded resources, sampling's tool use…): about 2 KB
+/// on a microcontroller. This holds text only, and is for encoding only (decode results
+/// as `CallToolResult`).
+///
+/// ```
+/// use mcp_sansio::mcp::{CallToolResult, TextToolResult};
+/// let small = serde_json::to_string(&TextToolResult::error("no such sensor")).unwrap();
+/// assert_eq!(small, serde_json::to_string(&CallToolResult::error("no such sensor")).unwrap());
+/// assert_eq!(small, r#"{"content":[{"type":"text","text":"no such sensor"}],"isError":true}"#);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(rename_all = "camelCase")]
+pub struct TextToolResult<'a> {
+    /// The one text block.
+    content: [TextBlock<'a>; 1],
+    /// Structured result (2025-06-18 on), kept raw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured_content: Option<RawJson<'a>>,
+    /// `Some(true)` for a failed call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    is_error: Option<bool>,
+    /// `resultType` (2026-07-28, required there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<ResultType<'a>>,
+}
+
+/// `{"type":"text","text":…}`: [`TextContent`] without annotations or `_meta`, whose
+/// encoders (and `_meta`'s, which can hold implementation info and capabilities) a text
+/// answer does not need.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(tag = "type", rename = "text")]
+struct TextBlock<'a> {
+    text: JsonStr<'a>,
+}
+
+impl<'a> TextToolResult<'a> {
+    /// A result with the text `text`.
+    pub const fn text(text: &'a str) -> Self {
+        Self {
+            content: [TextBlock { text: JsonStr::from_text(text) }],
+            structured_content: None,
+            is_error: None,
+            result_type: None,
+        }
+    }
+
+    /// A failed call with the text `text` explaining why (`isError: true`).
+    pub const fn error(text: &'a str) -> Self {
+        let mut r = Self::text(text);
+        r.is_error = Some(true);
+        r
+    }
+
+    /// With structured content.
+    pub const fn with_structured(mut self, value: RawJson<'a>) -> Self {
+        self.structured_content = Some(value);
+        self
+    }
+
+    /// With `resultType: complete` (2026-07-28).
+    pub const fn complete(mut self) -> Self {
+        self.result_type = Some(ResultType::Complete);
+        self
+    }
+
+    /// The text.
+    pub const fn as_text(&self) -> JsonStr<'a> {
+        self.content[0].text
+    }
+
+    /// Whether this reports a failed call.
+    pub const fn is_error(&self) -> bool {
+        matches!(self.is_error, Some(true))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +367,32 @@ mod tests {
         assert_eq!(t.execution.unwrap().task_support, Some(TaskSupport::Optional));
         assert_eq!(t.meta.unwrap().get("com.example/x").unwrap().as_i64(), Some(1));
         assert!(RawJson::parse(br#"{"name":"x","inputSchema":true}"#).unwrap().decode::<Tool<'_>>().is_err());
+    }
+
+    /// Every form writes exactly what the general result writes.
+    #[test]
+    fn text_results_write_what_call_tool_result_writes() {
+        let structured = RawJson::parse(br#"{"t":21.5}"#).unwrap();
+        let text = "caf\u{e9} \"21.5\"\n";
+        let pairs = [
+            (TextToolResult::text(text), CallToolResult::text(text)),
+            (TextToolResult::error(text), CallToolResult::error(text)),
+            (
+                TextToolResult::text(text).with_structured(structured).complete(),
+                CallToolResult::text(text).with_structured(structured).complete(),
+            ),
+        ];
+        for (small, general) in pairs {
+            let mut a = [0u8; 256];
+            let mut b = [0u8; 256];
+            let id = crate::wire::RequestId::from_u64(1);
+            let small_at = crate::wire::FrameWriter::new(&mut a).result(id.as_ref(), &small).unwrap();
+            let general_at = crate::wire::FrameWriter::new(&mut b).result(id.as_ref(), &general).unwrap();
+            assert_eq!(a[small_at], b[general_at]);
+            assert_eq!(serde_json::to_string(&small).unwrap(), serde_json::to_string(&general).unwrap());
+            assert_eq!(small.is_error(), general.is_error == Some(true));
+            assert!(small.as_text().eq_str(text));
+        }
     }
 
     #[test]

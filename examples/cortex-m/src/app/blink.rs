@@ -14,7 +14,6 @@ use mcp_sansio::Instant;
 use mcp_sansio::session::PendingRequest;
 use mcp_sansio::session::{IncomingRequest, Responded, SendError};
 use mcp_sansio::wire::RawJson;
-use serde::Deserialize;
 
 use super::tools;
 use crate::device::Device;
@@ -35,10 +34,30 @@ pub struct Blink {
     job: Option<Job>,
 }
 
-#[derive(Deserialize)]
-struct Args {
-    times: Option<u32>,
-    interval_ms: Option<u32>,
+/// `times` and `interval_ms`, each absent (or null) or an integer that fits `u32`; `None`
+/// if either is something else. Decoded into a struct with serde (`typed-params`), or
+/// looked up (see `tools::add_args`).
+fn args(args: RawJson<'_>) -> Option<(Option<u32>, Option<u32>)> {
+    #[cfg(feature = "typed-params")]
+    {
+        #[derive(serde::Deserialize)]
+        struct Args {
+            times: Option<u32>,
+            interval_ms: Option<u32>,
+        }
+        let Args { times, interval_ms } = args.decode().ok()?;
+        Some((times, interval_ms))
+    }
+    #[cfg(not(feature = "typed-params"))]
+    {
+        let int = |name| match args.get(name) {
+            Some(v) if v.kind() != mcp_sansio::wire::JsonKind::Null => {
+                v.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some)
+            }
+            _ => Some(None),
+        };
+        Some((int("times")?, int("interval_ms")?))
+    }
 }
 
 /// What a step finished.
@@ -73,7 +92,7 @@ impl Blink {
     /// Returns the number of blinks started.
     #[inline(never)]
     pub fn start(&mut self, req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) -> Option<u32> {
-        let Ok(Args { times, interval_ms }) = args.decode() else {
+        let Some((times, interval_ms)) = self::args(args) else {
             answer(req, &tools::error("Invalid arguments: times and interval_ms are integers"));
             return None;
         };

@@ -25,10 +25,15 @@ impl Logging {
 
     #[inline(never)]
     pub fn set_level(&mut self, req: &mut IncomingRequest<'_>) {
-        match req.params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()) {
-            Some(p) => {
-                info!("log level set to {=str}", p.level.as_str());
-                self.level = Some(p.level);
+        #[cfg(feature = "typed-params")]
+        let level = req.params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()).map(|p| p.level);
+        // Only the level is read (not `_meta`): see `Lazy`.
+        #[cfg(not(feature = "typed-params"))]
+        let level = mcp_sansio::mcp::Lazy::<SetLevelParams<'_>>::of(req.params).level().ok();
+        match level {
+            Some(level) => {
+                info!("log level set to {=str}", level.as_str());
+                self.level = Some(level);
                 answer(req, &mcp_sansio::mcp::EmptyResult::EMPTY);
             }
             None => {

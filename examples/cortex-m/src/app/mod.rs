@@ -50,6 +50,9 @@ impl App {
         }
     }
 
+    /// (Not inlined: its frame, and the handlers' below it, then stay off the path that
+    /// reads input, which is the deepest; 112 bytes of stack.)
+    #[inline(never)]
     pub fn on_event(&mut self, event: Event<'_>, now: Instant) {
         match event {
             Event::Negotiated { version, peer } => {
@@ -145,6 +148,27 @@ impl App {
         #[cfg(not(feature = "blink"))]
         None
     }
+}
+
+/// Answers with a result kept as a static JSON text (the tool and prompt lists).
+///
+/// It is checked here, when it is sent, because `RawJson::parse` is the public way to
+/// make a `RawJson` today. The session work's checked `const` constructor will turn each
+/// table into a `static RawJson` checked at compile time, and this into a plain `answer`.
+#[cfg(not(feature = "typed-lists"))]
+pub fn answer_static(req: &mut IncomingRequest<'_>, json: &'static str) {
+    match mcp_sansio::wire::RawJson::parse(json.as_bytes()) {
+        Ok(result) => crate::endpoint::answer(req, &result),
+        Err(_) => broken_table(req),
+    }
+}
+
+/// A static table that is not valid JSON: a bug in this firmware, answered as one.
+#[cfg(not(feature = "typed-lists"))]
+#[cold]
+pub fn broken_table(req: &mut IncomingRequest<'_>) {
+    error!("static JSON table is invalid");
+    let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Internal error");
 }
 
 fn misbehavior(m: &Misbehavior<'_>) {

@@ -1,7 +1,17 @@
 //! Resources: five device readings, listed two to a page behind signed cursors.
+//!
+//! The list pages are cut from a static table of JSON texts (the bytes the `Resource`s
+//! serialize to), the params are read with `Lazy`, and a read is answered with a
+//! text-only shape: no `Resource` serializer and no encoder for binary contents (or for
+//! `_meta`) is linked. `typed-lists`, `typed-params` and `typed-results` put the
+//! general types back (README.md, "Size").
 
 use mcp_sansio::Instant;
-use mcp_sansio::mcp::{ListResourcesResult, ReadResourceParams, ReadResourceResult, Resource, ResourceContents};
+#[cfg(not(feature = "typed-params"))]
+use mcp_sansio::mcp::Lazy;
+use mcp_sansio::mcp::ReadResourceParams;
+#[cfg(feature = "typed-lists")]
+use mcp_sansio::mcp::{ListResourcesResult, Resource};
 use mcp_sansio::session::{CursorCodec, IncomingRequest};
 use mcp_sansio::wire::{ErrorCode, JsonStr};
 
@@ -13,12 +23,25 @@ use crate::text::Text;
 const PAGE: usize = 2;
 
 /// The resources (`Resource::new` is `const`, so the table lives in flash).
+#[cfg(feature = "typed-lists")]
 static RESOURCES: [Resource<'static>; 5] = [
     Resource::new("sensor://temperature", "temperature").with_mime_type("text/plain"),
     Resource::new("sensor://humidity", "humidity").with_mime_type("text/plain"),
     Resource::new("device://led", "led").with_mime_type("text/plain").with_description("on or off"),
     Resource::new("device://uptime", "uptime").with_mime_type("text/plain").with_description("milliseconds"),
     Resource::new("device://info", "info").with_mime_type("application/json"),
+];
+
+/// The resources as JSON (the bytes `RESOURCES` serializes to). A page's items are
+/// checked as they are sent (`RawJson::parse`, the public way to make them today); a
+/// checked `const` constructor for `RawJson` would make this a `static [RawJson; 5]`.
+#[cfg(not(feature = "typed-lists"))]
+static RESOURCES: [&str; 5] = [
+    r#"{"uri":"sensor://temperature","name":"temperature","mimeType":"text/plain"}"#,
+    r#"{"uri":"sensor://humidity","name":"humidity","mimeType":"text/plain"}"#,
+    r#"{"uri":"device://led","name":"led","description":"on or off","mimeType":"text/plain"}"#,
+    r#"{"uri":"device://uptime","name":"uptime","description":"milliseconds","mimeType":"text/plain"}"#,
+    r#"{"uri":"device://info","name":"info","mimeType":"application/json"}"#,
 ];
 
 const INFO: &str = r#"{"board":"mps2-an386","cpu":"cortex-m4f","clock_hz":25000000,"transport":"uart0"}"#;
@@ -47,11 +70,31 @@ impl Resources {
         };
         let end = (start + PAGE).min(RESOURCES.len());
         let next = (end < RESOURCES.len()).then(|| self.codec.encode(end as u32));
-        let result = ListResourcesResult {
-            next_cursor: next.as_ref().map(|c| JsonStr::from_text(c.as_str())),
-            ..ListResourcesResult::new(&RESOURCES[start..end])
-        };
-        answer(req, &result);
+        let next = next.as_ref().map(|c| c.as_str());
+        #[cfg(feature = "typed-lists")]
+        {
+            let mut result = ListResourcesResult::new(&RESOURCES[start..end]);
+            result.next_cursor = next.map(JsonStr::from_text);
+            answer(req, &result);
+        }
+        #[cfg(not(feature = "typed-lists"))]
+        {
+            #[derive(serde::Serialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Page<'a> {
+                resources: &'a [mcp_sansio::wire::RawJson<'static>],
+                #[serde(skip_serializing_if = "Option::is_none")]
+                next_cursor: Option<&'a str>,
+            }
+            let mut items = [mcp_sansio::wire::RawJson::EMPTY_OBJECT; PAGE];
+            for (item, json) in items.iter_mut().zip(&RESOURCES[start..end]) {
+                match mcp_sansio::wire::RawJson::parse(json.as_bytes()) {
+                    Ok(raw) => *item = raw,
+                    Err(_) => return crate::app::broken_table(req),
+                }
+            }
+            answer(req, &Page { resources: &items[..end - start], next_cursor: next });
+        }
     }
 }
 
@@ -60,10 +103,17 @@ fn reject(req: &mut IncomingRequest<'_>, message: &str) {
     let _ = req.respond_error(ErrorCode::INVALID_PARAMS, message);
 }
 
+/// The URI asked for.
+fn uri<'e>(req: &IncomingRequest<'e>) -> Option<JsonStr<'e>> {
+    #[cfg(feature = "typed-params")]
+    return req.params.and_then(|p| p.decode::<ReadResourceParams<'e>>().ok()).map(|p| p.uri);
+    #[cfg(not(feature = "typed-params"))]
+    Lazy::<ReadResourceParams<'e>>::of(req.params).uri().ok()
+}
+
 #[inline(never)]
 pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
-    let Some(uri) = req.params.and_then(|p| p.decode::<ReadResourceParams<'_>>().ok()).and_then(|p| p.uri.as_plain())
-    else {
+    let Some(uri) = uri(req).and_then(|u| u.as_plain()) else {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: a uri is required");
         return;
     };
@@ -82,8 +132,29 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
             return;
         }
     };
-    let contents = [ResourceContents::text(uri, Some(mime), body)];
-    answer(req, &ReadResourceResult::new(&contents));
+    #[cfg(feature = "typed-results")]
+    {
+        use mcp_sansio::mcp::{ReadResourceResult, ResourceContents};
+        let contents = [ResourceContents::text(uri, Some(mime), body)];
+        answer(req, &ReadResourceResult::new(&contents));
+    }
+    #[cfg(not(feature = "typed-results"))]
+    {
+        /// `TextResourceContents` without `_meta`, whose encoder this answer does not need.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Contents<'a> {
+            uri: &'a str,
+            mime_type: &'a str,
+            text: &'a str,
+        }
+        /// The `resources/read` result for text (the bytes `ReadResourceResult` writes).
+        #[derive(serde::Serialize)]
+        struct Read<'a> {
+            contents: [Contents<'a>; 1],
+        }
+        answer(req, &Read { contents: [Contents { uri, mime_type: mime, text: body }] });
+    }
 }
 
 fn reading(text: &mut Text<24>, sensor: Sensor, now: Instant) -> &str {

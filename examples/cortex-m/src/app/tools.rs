@@ -4,25 +4,27 @@
 //! one stack frame (LTO merges them), and the stack would need their sum, not their
 //! maximum.
 //!
-//! Three features swap a vocabulary type for a hand-written shape, to measure what the
-//! general types cost on a part that needs only a sliver of them (README.md, "Size"):
-//! `lean-params` reads `tools/call` params by navigating the raw JSON instead of decoding
-//! `CallToolParams`; `lean-tools` sends the tool list as one JSON literal instead of
-//! serializing `Tool`s; `lean-results` answers with a text-only result instead of
-//! `CallToolResult`, whose content list can hold any content block.
+//! What a small server needs of the vocabulary, and no more: the `tools/call` params are
+//! read with `Lazy` (the name and the arguments, not the task, input responses or
+//! `_meta`), and so are the tools' arguments (looked up, not decoded with serde: with
+//! nothing decoded through serde, its decoder is not linked at all), answers are
+//! `TextToolResult`s (text only: no encoder for images, audio or
+//! embedded resources is linked), and the tool list is one static JSON text. Three
+//! features put the general types back, to measure what they cost (README.md, "Size"):
+//! `typed-params` decodes `CallToolParams` and the arguments into structs,
+//! `typed-lists` serializes `Tool`s,
+//! `typed-results` answers with `CallToolResult`.
 
 use mcp_sansio::Instant;
-#[cfg(not(feature = "lean-params"))]
 use mcp_sansio::mcp::CallToolParams;
-#[cfg(feature = "lean-results")]
-use mcp_sansio::mcp::TextContent;
-#[cfg(not(feature = "lean-tools"))]
+#[cfg(not(feature = "typed-params"))]
+use mcp_sansio::mcp::Lazy;
+#[cfg(feature = "typed-lists")]
 use mcp_sansio::mcp::{ListToolsResult, Tool};
 use mcp_sansio::session::IncomingRequest;
 use mcp_sansio::wire::{JsonStr, RawJson};
+#[cfg(feature = "typed-params")]
 use serde::Deserialize;
-#[cfg(feature = "lean-results")]
-use serde::Serialize;
 
 use crate::device::Sensor;
 use crate::endpoint::answer;
@@ -67,9 +69,8 @@ macro_rules! stats_description {
     };
 }
 
-/// The tool list. (Built per request: a `Tool` holds its schema as `RawJson`, which has
-/// no `const` constructor yet, so the table cannot be a `static`.)
-#[cfg(not(feature = "lean-tools"))]
+/// The tool list, built from `Tool`s per request (`typed-lists`).
+#[cfg(feature = "typed-lists")]
 #[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
     let schema = |s: &'static str| RawJson::parse(s.as_bytes()).unwrap_or(mcp_sansio::mcp::NO_ARGUMENTS);
@@ -84,7 +85,7 @@ pub fn list(req: &mut IncomingRequest<'_>) {
     answer(req, &ListToolsResult::new(&tools));
 }
 
-#[cfg(all(feature = "lean-tools", feature = "blink"))]
+#[cfg(all(not(feature = "typed-lists"), feature = "blink"))]
 macro_rules! blink_json {
     () => {
         concat!(
@@ -96,19 +97,19 @@ macro_rules! blink_json {
         )
     };
 }
-#[cfg(all(feature = "lean-tools", not(feature = "blink")))]
+#[cfg(all(not(feature = "typed-lists"), not(feature = "blink")))]
 macro_rules! blink_json {
     () => {
         ""
     };
 }
-#[cfg(all(feature = "lean-tools", feature = "stats"))]
+#[cfg(all(not(feature = "typed-lists"), feature = "stats"))]
 macro_rules! stats_json {
     () => {
         concat!(r#",{"name":"stats","description":""#, stats_description!(), r#"","inputSchema":{"type":"object"}}"#)
     };
 }
-#[cfg(all(feature = "lean-tools", not(feature = "stats")))]
+#[cfg(all(not(feature = "typed-lists"), not(feature = "stats")))]
 macro_rules! stats_json {
     () => {
         ""
@@ -116,8 +117,8 @@ macro_rules! stats_json {
 }
 
 /// The `tools/list` result, written out (the same bytes the `Tool`s serialize to).
-#[cfg(feature = "lean-tools")]
-const TOOLS_JSON: &str = concat!(
+#[cfg(not(feature = "typed-lists"))]
+pub const TOOLS_JSON: &str = concat!(
     r#"{"tools":[{"name":"add","description":""#,
     add_description!(),
     r#"","inputSchema":"#,
@@ -132,38 +133,27 @@ const TOOLS_JSON: &str = concat!(
     "]}"
 );
 
-#[cfg(feature = "lean-tools")]
+/// The tool list, from its static JSON.
+#[cfg(not(feature = "typed-lists"))]
 #[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
-    answer(req, &RawJson::parse(TOOLS_JSON.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT));
+    crate::app::answer_static(req, TOOLS_JSON);
 }
 
 /// A `tools/call` result with one text block.
-#[cfg(not(feature = "lean-results"))]
+#[cfg(not(feature = "typed-results"))]
+pub type TextResult<'a> = mcp_sansio::mcp::TextToolResult<'a>;
+#[cfg(feature = "typed-results")]
 pub type TextResult<'a> = mcp_sansio::mcp::CallToolResult<'a>;
-
-#[cfg(feature = "lean-results")]
-#[derive(Serialize)]
-pub struct TextResult<'a> {
-    content: [TextContent<'a>; 1],
-    #[serde(rename = "isError", skip_serializing_if = "core::ops::Not::not")]
-    is_error: bool,
-}
 
 /// A successful call's answer.
 pub fn text(text: &str) -> TextResult<'_> {
-    #[cfg(not(feature = "lean-results"))]
-    return TextResult::text(text);
-    #[cfg(feature = "lean-results")]
-    TextResult { content: [TextContent::new(text)], is_error: false }
+    TextResult::text(text)
 }
 
 /// A failed call's answer (a tool error the model sees, not a protocol error).
 pub fn error(text: &str) -> TextResult<'_> {
-    #[cfg(not(feature = "lean-results"))]
-    return TextResult::error(text);
-    #[cfg(feature = "lean-results")]
-    TextResult { content: [TextContent::new(text)], is_error: true }
+    TextResult::error(text)
 }
 
 pub enum Name {
@@ -178,15 +168,15 @@ pub enum Name {
 
 /// The tool's name and its arguments (`{}` when absent).
 pub fn name_and_arguments<'e>(req: &IncomingRequest<'e>) -> Option<(Name, RawJson<'e>)> {
-    #[cfg(not(feature = "lean-params"))]
+    #[cfg(feature = "typed-params")]
     let (name, arguments) = {
         let call: CallToolParams<'e> = req.params?.decode().ok()?;
         (call.name, call.arguments)
     };
-    #[cfg(feature = "lean-params")]
+    #[cfg(not(feature = "typed-params"))]
     let (name, arguments) = {
-        let params = req.params?;
-        (params.get("name")?.as_str()?, params.get("arguments"))
+        let call = Lazy::<CallToolParams<'e>>::of(req.params);
+        (call.name().ok()?, call.arguments())
     };
     let name = match name.as_plain()? {
         "add" => Name::Add,
@@ -200,15 +190,42 @@ pub fn name_and_arguments<'e>(req: &IncomingRequest<'e>) -> Option<(Name, RawJso
     Some((name, arguments.unwrap_or(RawJson::EMPTY_OBJECT)))
 }
 
-#[derive(Deserialize)]
-struct AddArgs {
-    a: i64,
-    b: i64,
+/// `add`'s `a` and `b`, if both are integers: decoded into a struct with serde
+/// (`typed-params`), or read by looking the two members up, which links no decoder at
+/// all when nothing else decodes with serde (about 3 KB here).
+fn add_args(args: RawJson<'_>) -> Option<(i64, i64)> {
+    #[cfg(feature = "typed-params")]
+    {
+        #[derive(Deserialize)]
+        struct AddArgs {
+            a: i64,
+            b: i64,
+        }
+        let AddArgs { a, b } = args.decode().ok()?;
+        Some((a, b))
+    }
+    #[cfg(not(feature = "typed-params"))]
+    Some((args.get("a")?.as_i64()?, args.get("b")?.as_i64()?))
+}
+
+/// `read_sensor`'s `sensor` (see [`add_args`]).
+fn sensor_arg(args: RawJson<'_>) -> Option<JsonStr<'_>> {
+    #[cfg(feature = "typed-params")]
+    {
+        #[derive(Deserialize)]
+        struct SensorArgs<'a> {
+            #[serde(borrow)]
+            sensor: JsonStr<'a>,
+        }
+        args.decode::<SensorArgs<'_>>().ok().map(|a| a.sensor)
+    }
+    #[cfg(not(feature = "typed-params"))]
+    args.get("sensor")?.as_str()
 }
 
 #[inline(never)]
 pub fn add(req: &mut IncomingRequest<'_>, args: RawJson<'_>) {
-    let Ok(AddArgs { a, b }) = args.decode() else {
+    let Some((a, b)) = add_args(args) else {
         return answer(req, &error("Invalid arguments: a and b must be integers"));
     };
     let Some(sum) = a.checked_add(b) else {
@@ -219,15 +236,9 @@ pub fn add(req: &mut IncomingRequest<'_>, args: RawJson<'_>) {
     answer(req, &self::text(text.as_str()));
 }
 
-#[derive(Deserialize)]
-struct SensorArgs<'a> {
-    #[serde(borrow)]
-    sensor: JsonStr<'a>,
-}
-
 #[inline(never)]
 pub fn read_sensor(req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) {
-    let sensor = args.decode::<SensorArgs<'_>>().ok().and_then(|a| a.sensor.as_plain()).and_then(Sensor::parse);
+    let sensor = sensor_arg(args).and_then(|s| s.as_plain()).and_then(Sensor::parse);
     let Some(sensor) = sensor else {
         return answer(req, &error("Invalid arguments: sensor must be temperature or humidity"));
     };

@@ -17,6 +17,18 @@ pub(crate) const INPUT_LIMIT: usize = 64 * 1024;
 /// much waits (the client reads slowly), so backpressure reaches the session.
 pub(crate) const OUTPUT_LOW: usize = 32 * 1024;
 
+/// Whether a read shorter than asked means the socket had nothing more: so for TCP on
+/// the edge-triggered readiness of epoll and kqueue; not relied on elsewhere.
+const SHORT_READ_DRAINS: bool = cfg!(any(
+    target_os = "linux",
+    target_os = "android",
+    target_vendor = "apple",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly"
+));
+
 /// What a request head decided, kept while its body is read.
 #[derive(Clone, Debug)]
 pub(crate) struct Req {
@@ -67,6 +79,8 @@ pub(crate) struct Conn {
     pub socket: mio::net::TcpStream,
     pub readable: bool,
     pub writable: bool,
+    /// The last readiness event said the peer closed its side.
+    pub read_closed: bool,
     /// Input not used yet, from `rstart`.
     pub rbuf: Vec<u8>,
     pub rstart: usize,
@@ -97,6 +111,7 @@ impl Conn {
             socket,
             readable: false,
             writable: false,
+            read_closed: false,
             rbuf: Vec::new(),
             rstart: 0,
             searched: 0,
@@ -145,6 +160,13 @@ impl Conn {
                     self.rbuf.extend_from_slice(&scratch[..n]);
                     got = true;
                     self.last_active = now;
+                    // A short read emptied the socket's queue: more data will be a new
+                    // readiness event, so the read that would say `WouldBlock` is
+                    // saved (one system call per request; tokio does the same). Not
+                    // once the peer closed its side: the end is read now.
+                    if n < room && SHORT_READ_DRAINS && !self.read_closed {
+                        self.readable = false;
+                    }
                 }
                 Err(e) => match e.kind() {
                     io::ErrorKind::WouldBlock => self.readable = false,

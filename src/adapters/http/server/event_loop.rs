@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use mio::{Events, Interest, Poll, Token, Waker};
 
+use super::auth::{AuthRequest, is_metadata_path};
 use super::conn::{Conn, Exchange, INPUT_LIMIT, OUTPUT_LOW, Phase, Req};
 use super::h1::{
     BodyError, BodyFraming, Framing, HeadError, LAST_CHUNK, MAX_CHUNK, error_response, find_head_end, parse_head,
@@ -20,22 +21,26 @@ use super::h1::{
 use super::hub::Hub;
 use super::mailbox::{DEFAULT_MAILBOX, Queue};
 use super::options::{ServerOptions, os_seed};
-use super::session::{Life, Pool};
+use super::session::{Life, Pool, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{
     Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SessionTag, apply,
 };
 use crate::framing::Prefix;
 use crate::http::server::{
-    AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, Refusal,
+    AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_modern_headers, check_param_headers, check_session_version, classify, classify_body, empty_response,
+    check_modern_headers, check_param_headers, check_session_version, classify_body, classify_with, empty_response,
     is_modern_post, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
 use crate::time::{Clock, Instant};
 use crate::wire::DEFAULT_MAX_DEPTH;
+
+/// Bytes a message takes in an endpoint's buffer beyond its own: its origin mark and
+/// newline in the receive buffer, its tag in the transmit buffer, with room to spare.
+const FRAME_OVERHEAD: usize = 64;
 
 const LISTENER: Token = Token(0);
 const WAKER: Token = Token(1);
@@ -140,8 +145,19 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// Binds `addr` (port 0: any free port, see [`local_addr`](Self::local_addr)).
     /// Every session's endpoint is built from `session_config` (a server's; its output
     /// mode is set to messages).
-    pub fn bind(addr: impl ToSocketAddrs, session_config: Config<'a>, mut opts: ServerOptions<'a>) -> io::Result<Self> {
-        let std_listener = std::net::TcpListener::bind(addr)?;
+    pub fn bind(addr: impl ToSocketAddrs, session_config: Config<'a>, opts: ServerOptions<'a>) -> io::Result<Self> {
+        Self::with_listener(std::net::TcpListener::bind(addr)?, session_config, opts)
+    }
+
+    /// Serves on a listener bound already: one whose address the options must name
+    /// (the URL of the protected resource metadata, say, when the port was chosen by
+    /// the system), or one handed over by a service manager. Otherwise as
+    /// [`bind`](Self::bind).
+    pub fn with_listener(
+        std_listener: std::net::TcpListener,
+        session_config: Config<'a>,
+        mut opts: ServerOptions<'a>,
+    ) -> io::Result<Self> {
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         if !addr.ip().is_loopback() && opts.config.hosts == HostPolicy::Loopback {
@@ -164,7 +180,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             ..StreamConfig::default()
         };
         let store = opts.event_store.max(opts.tx_buffer + 64);
-        let pool = Pool::new(opts.rx_buffer, opts.tx_buffer, store, opts.warm_sessions.max(8));
+        let start = opts.initial_buffer.max(crate::session::MIN_RX_BUFFER);
+        let pool = Pool::new((start, start, start), (opts.rx_buffer, opts.tx_buffer, store), opts.warm_sessions.max(8));
         let mut table =
             SessionTable::new(MapStore::new(opts.max_sessions.saturating_mul(2).max(2)), opts.config.idle_timeout);
         table.max_live = opts.max_sessions.max(1);
@@ -255,8 +272,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             self.now = self.clock.now();
             let mut accept = false;
-            for i in 0..self.events.iter().count() {
-                let Some(ev) = self.events.iter().nth(i) else { break };
+            for ev in self.events.iter() {
                 match ev.token() {
                     LISTENER => accept = true,
                     WAKER => {}
@@ -266,6 +282,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                             ev.is_writable() || ev.is_write_closed(),
                         );
                         if let Some(Some(c)) = self.conns.get_mut(t - FIRST_CONN) {
+                            c.read_closed |= ev.is_read_closed() || ev.is_error();
                             c.readable |= readable;
                             c.writable |= writable;
                             if !c.dirty {
@@ -418,7 +435,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             let now = self.now;
             let Some(c) = self.conn(i) else { return };
             c.dirty = false;
-            // Output first: it frees room, and says whether more may be taken.
+            // What the streams have goes behind what waits, so that a head and its body
+            // (or several events) leave in one write: every write wakes the client.
+            let pull = matches!(c.phase, Phase::Exchange(x) if x.head_sent) && c.pending() < OUTPUT_LOW;
+            if pull {
+                self.pull(i);
+            }
+            let Some(c) = self.conn(i) else { return };
+            // Then output: it frees room, and says whether more may be taken.
             c.write_some(now);
             if c.dead {
                 return self.close_conn(i);
@@ -582,11 +606,31 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     fn on_head(&mut self, i: usize, bytes: &[u8], handler: &mut H) {
         let mut headers = vec![httparse::EMPTY_HEADER; self.opts.max_headers];
         let config = self.opts.config;
+        let (authorizer, document) = (self.opts.authorize.as_ref(), self.opts.metadata_document);
         let decided = parse_head(bytes, &mut headers, |req, parsed| {
             let headers = H1(req.headers);
             let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &headers);
+            // A body, if any, is not read when the head is answered: the connection
+            // then ends after the answer.
+            let body = req.method == Some("POST") || parsed.framing == Framing::Chunked;
+            if let Some(document) = document
+                && is_metadata_path(head.path(), config.auth.resource_metadata, config.mcp_path)
+            {
+                return Err((metadata_response(head.method, document), body, parsed));
+            }
+            let verdict = |kind| match authorizer {
+                None => AuthVerdict::Allow,
+                Some(a) => a.check(&AuthRequest {
+                    kind,
+                    method: head.method,
+                    target: head.target,
+                    token: head.bearer_token().and_then(|t| std::str::from_utf8(t).ok()),
+                    session_id: session_named(&head, kind),
+                    headers: &headers,
+                }),
+            };
             let without = WithoutVersion(&headers);
-            let mut classified = classify(&config, &head, AuthVerdict::Allow);
+            let mut classified = classify_with(&config, &head, verdict);
             let mut version_refused = None;
             if let Err(Refusal::BadRequest(
                 b @ (BadRequest::UnknownProtocolVersion | BadRequest::UnsupportedProtocolVersion),
@@ -595,14 +639,11 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 && crate::http::server::Headers::value(&headers, "mcp-session-id", 0).is_none()
             {
                 let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &without);
-                classified = classify(&config, &head, AuthVerdict::Allow);
+                classified = classify_with(&config, &head, verdict);
                 version_refused = Some(b);
             }
             match classified {
-                Err(refusal) => {
-                    let body = req.method == Some("POST") || parsed.framing == Framing::Chunked;
-                    Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed))
-                }
+                Err(refusal) => Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed)),
                 Ok(c) => Ok((
                     Req {
                         kind: c.kind,
@@ -1023,6 +1064,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             deferred: &mut self.deferred,
             tickets: None,
             queued: false,
+            grows: false,
             sessions: Some(&mut self.hub),
             sender: &self.sender,
             post: &self.post,
@@ -1036,6 +1078,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// its events to the handler, its streams' output to the connections.
     fn pump(&mut self, h: SessionHandle, handler: &mut H) {
         let now = self.now;
+        let (rx_max, tx_max, store_max) = self.hub.pool.max;
         let Some(session) = self.hub.table.get_mut(h) else { return };
         let tag = session.tag;
         let stateless = session.stateless;
@@ -1049,6 +1092,16 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             let mut progress = false;
             // Bodies waiting for room.
             while let Some(f) = a.feeds.front() {
+                // A body longer than the receive buffer: the buffer grows first (once
+                // it holds nothing), up to its bound, past which the endpoint answers
+                // -32600.
+                let (needed, cap) = (f.body.len() + FRAME_OVERHEAD, a.endpoint.receive_capacity());
+                if needed > cap
+                    && let Some(n) = grow_to(cap, needed, rx_max)
+                    && a.endpoint.replace_receive_buffer(fresh(n)).is_err()
+                {
+                    break;
+                }
                 let taken = a.endpoint.handle_frame_from(now, f.origin.map(Origin), &f.body);
                 if !taken {
                     break;
@@ -1062,6 +1115,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             // What the application sent, in order.
             while let Some(action) = a.outbox.front() {
+                // An answer longer than the transmit buffer: it grows first, up to its
+                // bound (past which the endpoint sends -32603 instead).
+                let (needed, cap) = (action.size() + FRAME_OVERHEAD, a.endpoint.transmit_capacity());
+                if needed > cap
+                    && let Some(n) = grow_to(cap, needed, tx_max)
+                {
+                    let _ = a.endpoint.replace_transmit_buffer(fresh(n));
+                }
                 match apply(&mut a.endpoint, now, action) {
                     Applied::Retry => break,
                     Applied::Done => {
@@ -1084,6 +1145,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             if a.stalled {
                 break;
             }
+            // (Read before the event borrows the endpoint.)
+            let grows = a.endpoint.transmit_capacity() < tx_max;
             match a.endpoint.poll_output() {
                 crate::session::Output::Transmit(t) => {
                     let origin = t.origin.map(|o| o.0);
@@ -1094,8 +1157,18 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     if response && stateless {
                         a.status = a.status.or(modern_error_status(t.bytes()));
                     }
+                    // A store that would have to drop unsent messages (a slow client, no
+                    // GET open) or is too small for this one grows first, up to its bound;
+                    // past that, the streams' policy (drop for streams no connection
+                    // carries, else backpressure) holds.
+                    let cap = a.streams.store_capacity();
+                    if !a.streams.fits(t.len())
+                        && let Some(n) = grow_to(cap, t.len() + 64, store_max)
+                    {
+                        let _ = a.streams.replace_store(fresh(n));
+                    }
                     let pushed = a.streams.push(now, origin, t.bytes(), response);
-                    if let Err(crate::http::server::PushError::Backpressure) = pushed {
+                    if let Err(PushError::Backpressure) = pushed {
                         a.endpoint.sent(0);
                         a.stalled = true;
                         break 'drain;
@@ -1122,6 +1195,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         deferred: &mut self.deferred,
                         tickets: Some(&mut a.tickets),
                         queued: !a.outbox.is_empty(),
+                        grows,
                         sessions: None,
                         sender: &self.sender,
                         post: &self.post,
@@ -1452,6 +1526,40 @@ fn format_refusal(config: &ServerConfig<'_>, refusal: &Refusal<'_>) -> Vec<u8> {
     if let Ok(r) = refusal.write(config, None, &mut buf) {
         response_head(&mut out, r.status, r.field_lines(), BodyFraming::Length(r.body.len()), false);
         out.extend_from_slice(r.body);
+    }
+    out
+}
+
+/// The session a request names, as sent (for the token check, before it is validated).
+fn session_named<'r>(head: &RequestHead<'r, H1<'_, 'r>>, kind: RequestKind) -> Option<&'r str> {
+    let raw = match kind {
+        RequestKind::LegacyPost => {
+            let query = head.query()?;
+            return query.split('&').find_map(|pair| match pair.split_once('=') {
+                Some(("sessionId" | "session_id", v)) => Some(v),
+                _ => None,
+            });
+        }
+        RequestKind::LegacyGet => return None,
+        _ => head.headers.0.iter().find(|h| h.name.eq_ignore_ascii_case("mcp-session-id"))?.value,
+    };
+    std::str::from_utf8(raw).ok()
+}
+
+/// The protected resource metadata document (RFC 9728) for a GET; 405 otherwise. Any
+/// origin may read it (browser-based clients fetch it across origins): it is public.
+fn metadata_response(method: &str, document: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    if method == "GET" {
+        let fields =
+            b"Content-Type: application/json\r\nCache-Control: max-age=3600\r\nAccess-Control-Allow-Origin: *\r\n";
+        response_head(&mut out, 200, fields, BodyFraming::Length(document.len()), false);
+        out.extend_from_slice(document.as_bytes());
+    } else {
+        error_response(&mut out, 405, "Method Not Allowed", false);
+        if let Some(at) = out.windows(2).position(|w| w == b"\r\n") {
+            out.splice(at + 2..at + 2, b"Allow: GET\r\n".iter().copied());
+        }
     }
     out
 }

@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams};
+use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
 use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
-use crate::session::{Config, RequestOptions, Snapshot};
+use crate::session::{Config, ConfigError, RequestOptions, SendError, Snapshot};
 use crate::time::Instant;
 use crate::wire::{RawJson, RequestId};
 
@@ -61,6 +61,31 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     }
 
+    /// An endpoint over start-sized buffers from the pool (new, or resumed from
+    /// `snapshot`), and the store for its streams. A transmit buffer too small for the
+    /// server's `initialize` result makes the pool start them larger.
+    fn endpoint(
+        &mut self,
+        now: Instant,
+        snapshot: Option<Snapshot>,
+        stateless: bool,
+    ) -> Option<(Ep<'a, OUT, IN>, Box<[u8]>)> {
+        let config = if stateless { self.config.era(crate::session::Era::Modern) } else { self.config };
+        for _ in 0..2 {
+            let (rx, tx, store) = self.pool.take();
+            let built = match snapshot {
+                None => Ep::with_buffers(config, rx, tx, now),
+                Some(s) => Ep::resume(config, s, rx, tx, now),
+            };
+            match built {
+                Ok(endpoint) => return Some((endpoint, store)),
+                Err(ConfigError::TxTooSmall { needed }) => self.pool.start_tx_at(needed),
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
     fn awake_parts(
         &mut self,
         endpoint: Ep<'a, OUT, IN>,
@@ -98,11 +123,9 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
-        let (rx, tx, store) = self.pool.take();
         // A stateless POST's endpoint serves that era only: `initialize` there is a
         // method this era does not have.
-        let config = if stateless { self.config.era(crate::session::Era::Modern) } else { self.config };
-        let endpoint = Ep::with_buffers(config, rx, tx, now).map_err(drop)?;
+        let (endpoint, store) = self.endpoint(now, None, stateless).ok_or(())?;
         let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
         let awake = self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?;
         let tag = SessionTag(self.next_tag);
@@ -145,8 +168,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             next_request_id: wall_ms.saturating_mul(1000),
             next_serial: 0,
         };
-        let (rx, tx, store) = self.pool.take();
-        let endpoint = Ep::resume(self.config, snapshot, rx, tx, now).ok()?;
+        let (endpoint, store) = self.endpoint(now, Some(snapshot), false)?;
         let awake = self.awake_parts(endpoint, store, None, Some(ticket.version))?;
         let tag = SessionTag(self.next_tag);
         let session = Session {
@@ -182,11 +204,9 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
 
     /// Wakes a session put away; `false` if it is not live.
     pub fn wake(&mut self, h: SessionHandle, now: Instant) -> bool {
-        let config = self.config;
         let Some(s) = self.table.get_mut(h) else { return false };
         let Life::Asleep(snapshot) = s.life else { return true };
-        let (rx, tx, store) = self.pool.take();
-        let Ok(endpoint) = Ep::resume(config, snapshot, rx, tx, now) else { return false };
+        let Some((endpoint, store)) = self.endpoint(now, Some(snapshot), false) else { return false };
         let version = Some(snapshot.version);
         let Some(awake) = self.awake_parts(endpoint, store, None, version) else { return false };
         if let Some(s) = self.table.get_mut(h) {
@@ -273,8 +293,19 @@ impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
         options: RequestOptions,
     ) -> Result<RequestId, RequestError> {
         let h = self.woken(session, now).ok_or(RequestError::NoSession)?;
+        let tx_max = self.pool.max.1;
         let a = self.awake_mut(h).ok_or(RequestError::NoSession)?;
-        let id = a.endpoint.send_request(now, method, params.as_ref(), options)?;
+        let mut sent = a.endpoint.send_request(now, method, params.as_ref(), options);
+        // A request longer than the whole transmit buffer: it grows, up to its bound.
+        let cap = a.endpoint.transmit_capacity();
+        if let Err(SendError::TxFull { needed, .. }) = sent
+            && needed > cap
+            && let Some(n) = grow_to(cap, needed + 64, tx_max)
+            && a.endpoint.replace_transmit_buffer(fresh(n)).is_ok()
+        {
+            sent = a.endpoint.send_request(now, method, params.as_ref(), options);
+        }
+        let id = sent?;
         self.mark(h);
         Ok(id)
     }
@@ -301,5 +332,10 @@ impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
     fn peer_capabilities(&self, session: SessionTag) -> Option<CapabilitySet> {
         let h = self.tags.get(&session)?;
         Some(self.table.get(*h)?.caps)
+    }
+
+    fn backlogged(&self, session: SessionTag) -> bool {
+        let Some(h) = self.tags.get(&session) else { return false };
+        matches!(self.table.get(*h).map(|s| &s.life), Some(Life::Awake(a)) if !a.outbox.is_empty())
     }
 }

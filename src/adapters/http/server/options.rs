@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::auth::Authorizer;
 use crate::http::server::{ServerConfig, SessionKey};
 
 /// How long a request head may take from its first byte to its blank line: 10 s.
@@ -40,14 +41,20 @@ pub struct ServerOptions<'a> {
     pub max_connections: usize,
     /// The most live sessions; a new one beyond gets 503 with `Retry-After`: 16384.
     pub max_sessions: usize,
-    /// Each awake session's receive buffer: the longest message it reads whole (longer
-    /// ones are answered with -32600 naming the limit): 256 KiB.
+    /// The size each awake session's receive and transmit buffers and event store
+    /// start at (each at most its bound below): 16 KiB. A buffer doubles, up to its
+    /// bound, when a message needs it (and the store when a slow client leaves it full),
+    /// so that sessions with small messages stay small: memory follows the messages
+    /// seen, not the longest one allowed.
+    pub initial_buffer: usize,
+    /// Each awake session's receive buffer at most: the longest message it reads whole
+    /// (longer ones are answered with -32600 naming the limit): 256 KiB.
     pub rx_buffer: usize,
-    /// Each awake session's transmit buffer: the longest message it writes (a longer
+    /// Each awake session's transmit buffer at most: the longest message it writes (a longer
     /// answer is replaced by -32603): 128 KiB.
     pub tx_buffer: usize,
-    /// Each awake session's store of sent and unsent SSE events (for resumption), at
-    /// least `tx_buffer`: 128 KiB.
+    /// Each awake session's store of sent and unsent SSE events (for resumption) at
+    /// most, at least `tx_buffer`: 128 KiB.
     pub event_store: usize,
     /// Idle sessions kept awake (their endpoint and buffers built) for speed; the rest
     /// of the idle sessions are kept as 22-byte snapshots: 32.
@@ -73,6 +80,20 @@ pub struct ServerOptions<'a> {
     /// ([`check_param_headers`](crate::http::server::check_param_headers)). Empty by
     /// default.
     pub param_headers: &'a [crate::http::server::ParamHeader<'a>],
+    /// The application's token check, asked about every request to the MCP endpoint
+    /// and the legacy paths (see [`Authorizer`]); its refusals are 401 or 403 with a
+    /// `WWW-Authenticate: Bearer` challenge built from
+    /// [`config.auth`](crate::http::server::ServerConfig::auth). `None`: every request
+    /// is let in.
+    pub authorize: Option<Authorizer<'a>>,
+    /// The protected resource metadata document (RFC 9728, JSON: `resource`,
+    /// `authorization_servers`, `scopes_supported`, …), served to `GET` at the path of
+    /// [`config.auth.resource_metadata`](crate::http::server::AuthChallenge::resource_metadata)
+    /// (the URL the challenges name) and at the well-known paths clients try without
+    /// it: `/.well-known/oauth-protected-resource` followed by the MCP path, and the bare
+    /// `/.well-known/oauth-protected-resource`. `None`: not served (404), for servers
+    /// that publish it elsewhere.
+    pub metadata_document: Option<&'a str>,
 }
 
 impl Default for ServerOptions<'_> {
@@ -86,6 +107,7 @@ impl Default for ServerOptions<'_> {
             write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_connections: 4096,
             max_sessions: 16 * 1024,
+            initial_buffer: 16 * 1024,
             rx_buffer: 256 * 1024,
             tx_buffer: 128 * 1024,
             event_store: 128 * 1024,
@@ -95,6 +117,8 @@ impl Default for ServerOptions<'_> {
             seed: None,
             strict_protocol_version: false,
             param_headers: &[],
+            authorize: None,
+            metadata_document: None,
         }
     }
 }

@@ -84,22 +84,43 @@ impl<'a, const OUT: usize, const IN: usize> Session<'a, OUT, IN> {
 /// An awake session's receive, transmit and event-store buffers.
 pub(crate) type Buffers = (Box<[u8]>, Box<[u8]>, Box<[u8]>);
 
-/// Buffers of sessions put away, kept for the next to wake (a bounded number).
+/// The buffers of awake sessions. Each session starts with small ones, which a few grow
+/// (doubling, up to `max`) as their messages need: memory follows the messages seen,
+/// not the longest one allowed. Start-sized buffers of sessions put away are kept for
+/// the next to wake (a bounded number); grown ones go back to the allocator.
 pub(crate) struct Pool {
     rx: Vec<Box<[u8]>>,
     tx: Vec<Box<[u8]>>,
     store: Vec<Box<[u8]>>,
+    /// The start sizes.
     sizes: (usize, usize, usize),
+    /// The bounds: receive, transmit, store.
+    pub max: (usize, usize, usize),
     keep: usize,
 }
 
-fn fresh(n: usize) -> Box<[u8]> {
+pub(crate) fn fresh(n: usize) -> Box<[u8]> {
     vec![0u8; n].into_boxed_slice()
 }
 
+/// The size a buffer of `current` bytes grows to so that it holds `needed`: doubled
+/// at least once, and until it holds it, at most `max`; `None` when it is at `max`.
+pub(crate) fn grow_to(current: usize, needed: usize, max: usize) -> Option<usize> {
+    if current >= max {
+        return None;
+    }
+    let mut n = current.max(1).saturating_mul(2);
+    while n < needed {
+        n = n.saturating_mul(2);
+    }
+    Some(n.min(max))
+}
+
 impl Pool {
-    pub fn new(rx: usize, tx: usize, store: usize, keep: usize) -> Self {
-        Pool { rx: Vec::new(), tx: Vec::new(), store: Vec::new(), sizes: (rx, tx, store), keep }
+    /// Buffers that start at `start` bytes (each at most its bound) and grow to `max`.
+    pub fn new(start: (usize, usize, usize), max: (usize, usize, usize), keep: usize) -> Self {
+        let sizes = (start.0.min(max.0), start.1.min(max.1), start.2.min(max.2));
+        Pool { rx: Vec::new(), tx: Vec::new(), store: Vec::new(), sizes, max, keep }
     }
 
     pub fn take(&mut self) -> Buffers {
@@ -111,11 +132,38 @@ impl Pool {
         )
     }
 
+    /// The transmit buffer must start at `needed` bytes at least (a server's
+    /// `initialize` result must fit it): from now on it does.
+    pub fn start_tx_at(&mut self, needed: usize) {
+        if needed > self.sizes.1 {
+            self.sizes.1 = needed.min(self.max.1.max(needed));
+            self.tx.clear();
+        }
+    }
+
     pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>) {
-        if self.rx.len() < self.keep {
+        let (r, t, s) = self.sizes;
+        if rx.len() == r && self.rx.len() < self.keep {
             self.rx.push(rx);
+        }
+        if tx.len() == t && self.tx.len() < self.keep {
             self.tx.push(tx);
+        }
+        if store.len() == s && self.store.len() < self.keep {
             self.store.push(store);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grow_to;
+
+    #[test]
+    fn buffers_double_until_they_hold_the_message_within_the_bound() {
+        assert_eq!(grow_to(16, 10, 100), Some(32), "at least doubled");
+        assert_eq!(grow_to(16, 33, 100), Some(64));
+        assert_eq!(grow_to(16, 1000, 100), Some(100), "at most the bound");
+        assert_eq!(grow_to(100, 1000, 100), None, "at the bound");
     }
 }

@@ -1,0 +1,300 @@
+//! Answering each kind of request, one [`Kind`] per kind of handler.
+//!
+//! A table names the kinds it has through function pointers its builder methods set
+//! (`Table::tools` sets the tools' [`Kind`], and so on). What is reached only through a
+//! pointer nobody set is never linked: a tools-only firmware carries no code for
+//! resources, templates, prompts or completions (the same trick as the endpoint's typed
+//! capabilities, see `session/config.rs`).
+
+use serde::Deserialize;
+
+use super::complete::Complete;
+use super::list::{List, Page, Paging};
+use super::prompt::Get;
+use super::resource::{Read, short_text};
+use super::table::Items;
+use super::tool::Call;
+use super::uri_template::match_template;
+use super::work::{Runtime, answer};
+use crate::mcp::{CompleteParams, Method};
+use crate::session::{Cursor, IncomingRequest};
+use crate::wire::{EncodeError, ErrorCode, FrameWriter, JsonStr, RawJson};
+
+/// What answering a request needs of the server.
+pub(crate) struct Parts<'x, 't, S, J> {
+    pub items: &'x Items<'t, S, J>,
+    pub paging: &'x Paging,
+    pub runtime: &'x mut dyn Runtime<J>,
+}
+
+/// Answers the requests of one kind of handler (`false`: not one of its methods).
+type Serve<'t, S, J> = for<'x, 'e> fn(&mut Parts<'x, 't, S, J>, &mut S, &mut IncomingRequest<'e>) -> bool;
+
+/// The size of the largest page of this kind's lists.
+type LargestPage<'t, S, J> = fn(&Items<'t, S, J>, &Paging) -> usize;
+
+/// One kind of handler: how its requests are answered and how large its pages get.
+pub(crate) struct Kind<'t, S, J> {
+    pub serve: Serve<'t, S, J>,
+    pub largest_page: LargestPage<'t, S, J>,
+}
+
+impl<S, J> Clone for Kind<'_, S, J> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S, J> Copy for Kind<'_, S, J> {}
+
+impl<'t, S, J> Kind<'t, S, J> {
+    pub const TOOLS: Self = Kind { serve: serve_tools, largest_page: |i, p| largest(i, p, List::Tools) };
+    pub const RESOURCES: Self = Kind {
+        serve: serve_resources,
+        largest_page: |i, p| largest(i, p, List::Resources).max(largest(i, p, List::Templates)),
+    };
+    pub const PROMPTS: Self = Kind { serve: serve_prompts, largest_page: |i, p| largest(i, p, List::Prompts) };
+    pub const COMPLETIONS: Self = Kind { serve: serve_completions, largest_page: |_, _| 0 };
+}
+
+/// The kinds a table (or a builder) has.
+pub(crate) struct Kinds<'t, S, J> {
+    pub tools: Option<Kind<'t, S, J>>,
+    pub resources: Option<Kind<'t, S, J>>,
+    pub prompts: Option<Kind<'t, S, J>>,
+    pub completions: Option<Kind<'t, S, J>>,
+}
+
+impl<S, J> Clone for Kinds<'_, S, J> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S, J> Copy for Kinds<'_, S, J> {}
+
+impl<'t, S, J> Kinds<'t, S, J> {
+    pub const NONE: Self = Kinds { tools: None, resources: None, prompts: None, completions: None };
+
+    /// Each kind either has.
+    #[cfg(feature = "alloc")]
+    pub fn or(self, other: Self) -> Self {
+        Kinds {
+            tools: self.tools.or(other.tools),
+            resources: self.resources.or(other.resources),
+            prompts: self.prompts.or(other.prompts),
+            completions: self.completions.or(other.completions),
+        }
+    }
+
+    pub fn all(self) -> [Option<Kind<'t, S, J>>; 4] {
+        [self.tools, self.resources, self.prompts, self.completions]
+    }
+}
+
+/// `tools/call` and `prompts/get` params: the name, and the arguments kept raw.
+#[derive(Deserialize)]
+struct Named<'a> {
+    #[serde(borrow)]
+    name: JsonStr<'a>,
+    #[serde(borrow, default)]
+    arguments: Option<RawJson<'a>>,
+}
+
+/// `resources/read` params.
+#[derive(Deserialize)]
+struct Uri<'a> {
+    #[serde(borrow)]
+    uri: JsonStr<'a>,
+}
+
+/// The longest URI matched against templates when it came escaped.
+const URI_SCRATCH: usize = 512;
+
+fn len<S, J>(items: &Items<'_, S, J>, list: List) -> usize {
+    match list {
+        List::Tools => items.tool_count(),
+        List::Resources => items.resource_count(),
+        List::Templates => items.template_count(),
+        List::Prompts => items.prompt_count(),
+    }
+}
+
+/// Writes (or measures, into an empty writer) the page of `list` at `range`.
+fn write_page<S, J>(
+    w: &mut FrameWriter<'_>,
+    items: &Items<'_, S, J>,
+    list: List,
+    range: core::ops::Range<usize>,
+    next: Option<Cursor>,
+) -> Result<core::ops::Range<usize>, EncodeError> {
+    let field = list.field();
+    match list {
+        List::Tools => w.value(&Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next }),
+        List::Resources => w.value(&Page { field, items: range.filter_map(|i| items.resource(i)), next }),
+        List::Templates => {
+            w.value(&Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next })
+        }
+        List::Prompts => {
+            w.value(&Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next })
+        }
+    }
+}
+
+/// The size of the largest page of `list`.
+fn largest<S, J>(items: &Items<'_, S, J>, paging: &Paging, list: List) -> usize {
+    let len = len(items, list);
+    let mut largest = 0;
+    let mut start = 0;
+    loop {
+        let (range, next) = paging.page_at(list, start, len);
+        let mut none = [0u8; 0];
+        let size = match write_page(&mut FrameWriter::unterminated(&mut none), items, list, range, next) {
+            Ok(r) => r.len(),
+            Err(EncodeError::BufferTooSmall { needed, .. }) => needed,
+            Err(_) => 0,
+        };
+        largest = largest.max(size);
+        start += paging.page_size;
+        if start >= len {
+            return largest;
+        }
+    }
+}
+
+/// Answers a list request with the page it asks for.
+fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>, list: List) {
+    let (range, next) = match parts.paging.page(list, request.params, len(parts.items, list)) {
+        Ok(page) => page,
+        Err(e) => {
+            let _ = request.respond_error(e.code(), e.message());
+            return;
+        }
+    };
+    let items = parts.items;
+    let later: &mut dyn Runtime<J> = &mut *parts.runtime;
+    let field = list.field();
+    match list {
+        List::Tools => {
+            answer(request, later, &Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next })
+        }
+        List::Resources => {
+            answer(request, later, &Page { field, items: range.filter_map(|i| items.resource(i)), next })
+        }
+        List::Templates => {
+            let page = Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next };
+            answer(request, later, &page)
+        }
+        List::Prompts => answer(
+            request,
+            later,
+            &Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next },
+        ),
+    }
+}
+
+fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
+    match request.method {
+        Method::ToolsList => list(parts, request, List::Tools),
+        Method::ToolsCall => {
+            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+                let _ =
+                    request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: tools/call needs a tool name");
+                return true;
+            };
+            let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
+            match parts.items.tools().find(|t| t.name() == params.name) {
+                Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut *parts.runtime }),
+                None => {
+                    let message = short_text(&format_args!("Unknown tool: {}", params.name));
+                    let _ = request.respond_error(ErrorCode::INVALID_PARAMS, &message);
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn serve_resources<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
+    match request.method {
+        Method::ResourcesList => list(parts, request, List::Resources),
+        Method::ResourcesTemplatesList => list(parts, request, List::Templates),
+        Method::ResourcesRead => read(parts, state, request),
+        _ => return false,
+    }
+    true
+}
+
+fn read<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &mut IncomingRequest<'_>) {
+    let Some(Uri { uri }) = request.params.and_then(|p| p.decode::<Uri<'_>>().ok()) else {
+        let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: resources/read needs a uri");
+        return;
+    };
+    let later = &mut *parts.runtime;
+    if let Some((set, index)) = parts.items.find_resource(uri) {
+        return set.read(state, index, Read { request, uri, later });
+    }
+    let mut scratch = [0u8; URI_SCRATCH];
+    let text = uri.as_plain().or_else(|| uri.unescape_into(&mut scratch).ok());
+    if let Some(text) = text {
+        for template in parts.items.templates() {
+            let pattern = template.template().uri_template;
+            let mut pattern_scratch = [0u8; URI_SCRATCH];
+            let Some(pattern) = pattern.as_plain().or_else(|| pattern.unescape_into(&mut pattern_scratch).ok()) else {
+                continue;
+            };
+            if let Some(vars) = match_template(pattern, text) {
+                return template.read(state, &vars, Read { request, uri, later });
+            }
+        }
+    }
+    Read { request, uri, later }.not_found();
+}
+
+fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
+    match request.method {
+        Method::PromptsList => list(parts, request, List::Prompts),
+        Method::PromptsGet => {
+            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+                let _ =
+                    request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: prompts/get needs a prompt name");
+                return true;
+            };
+            let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
+            match parts.items.prompts().find(|p| params.name == p.prompt().name) {
+                Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut *parts.runtime }),
+                None => {
+                    let message = short_text(&format_args!("Unknown prompt: {}", params.name));
+                    let _ = request.respond_error(ErrorCode::INVALID_PARAMS, &message);
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn serve_completions<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &mut IncomingRequest<'_>) -> bool {
+    if request.method != Method::CompletionComplete {
+        return false;
+    }
+    let Some(params) = request.params.and_then(|p| p.decode::<CompleteParams<'_>>().ok()) else {
+        let _ = request.respond_error(
+            ErrorCode::INVALID_PARAMS,
+            "Invalid params: completion/complete needs a ref and an argument",
+        );
+        return true;
+    };
+    let argument = params.argument;
+    let completer = parts.items.completers().find(|c| {
+        let (target, name) = c.target();
+        target.matches(&params.reference) && argument.name == name
+    });
+    let reply = Complete { request };
+    match completer {
+        Some(c) => c.complete(state, argument.value, params.context, reply),
+        None => reply.none(),
+    }
+    true
+}

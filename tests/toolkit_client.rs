@@ -1,0 +1,342 @@
+//! The toolkit's client: sans-IO against the toolkit's server and against a bare server
+//! endpoint in memory (typed calls, page walks, runaway cursors, hooks answering the
+//! server's requests), and the blocking `StdioClient` against the weather example over
+//! real pipes (progress, cancellation, timeouts, lazy pages, shutdown).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use mcp_sansio::adapters::stdio::{Exit, StderrMode};
+use mcp_sansio::mcp::{
+    ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ListChanged, ListRootsResult,
+    MessageRole, OneOrMany, Resource, Root, StopReason,
+};
+use mcp_sansio::session::{Config, Endpoint, Event, Output, PaginationError, RequestOptions, State};
+use mcp_sansio::time::Instant;
+use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Hooks, Reply, StdioClient, result_text};
+use mcp_sansio::toolkit::server::{List, ResourceList, Server, Table, ToolFn};
+use mcp_sansio::wire::{JsonStr, RawJson};
+use serde_json::{Value, json};
+
+mcp_sansio::schema! {
+    #[derive(serde::Deserialize, serde::Serialize)]
+    pub struct Add { a: i32, b: i32 }
+}
+
+static ADD: ToolFn<Add, (), i64> = ToolFn::new("add", |_, Add { a, b }| i64::from(a) + i64::from(b));
+const URIS: [&str; 12] =
+    ["r://1", "r://2", "r://3", "r://4", "r://5", "r://6", "r://7", "r://8", "r://9", "r://10", "r://11", "r://12"];
+static LIST: [Resource<'static>; 12] = {
+    let mut l = [Resource::new("", "r"); 12];
+    let mut i = 0;
+    while i < 12 {
+        l[i] = Resource::new(URIS[i], "r");
+        i += 1;
+    }
+    l
+};
+static RESOURCES: ResourceList<(), &str> = ResourceList::new(&LIST, |_, _| "x");
+static TABLE: Table<'static, ()> = Table::new().tools(&[&ADD]).resources(&[&RESOURCES]);
+
+/// The client's hooks: roots and sampling, counted.
+#[derive(Default)]
+struct Desk {
+    asked: Vec<String>,
+}
+
+impl Hooks for Desk {
+    fn capabilities(&self) -> ClientCapabilities<'static> {
+        ClientCapabilities::new().roots(ListChanged::NO).sampling()
+    }
+
+    fn roots(&mut self, reply: Reply<'_, '_>) {
+        self.asked.push("roots".into());
+        reply.respond(&ListRootsResult::new(&[Root::new("file:///desk", Some("desk"))]));
+    }
+
+    fn sampling(&mut self, params: CreateMessageParams<'_>, reply: Reply<'_, '_>) {
+        self.asked.push(format!("sampling {}", params.max_tokens));
+        let result = CreateMessageResult {
+            role: MessageRole::Assistant,
+            content: OneOrMany::One(ContentBlock::text("a poem")),
+            model: JsonStr::from_text("model-x"),
+            stop_reason: Some(StopReason::EndTurn),
+            result_type: None,
+            meta: None,
+        };
+        reply.respond(&result);
+    }
+}
+
+type Ep = Endpoint<'static, 8, 8>;
+
+fn leak(n: usize) -> &'static mut [u8] {
+    Box::leak(vec![0u8; n].into_boxed_slice())
+}
+
+/// What the client saw, owned.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Page { list: List, items: usize, last: bool },
+    WalkFailed(PaginationError),
+    Tool(String),
+    Other(String),
+}
+
+/// A client with hooks against a server endpoint whose requests `server` answers.
+struct Pair<F> {
+    client: Client<Desk>,
+    cep: Ep,
+    sep: Ep,
+    server: F,
+    seen: Vec<Seen>,
+}
+
+impl<F: FnMut(Event<'_>)> Pair<F> {
+    fn new(server_config: Config<'static>, server: F) -> Self {
+        let client = Client::new(Desk::default());
+        let config = client.config(RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap());
+        let cep = Ep::new(config, leak(8192), leak(8192), Instant::ZERO).unwrap();
+        let sep = Ep::new(server_config, leak(8192), leak(8192), Instant::ZERO).unwrap();
+        let mut pair = Pair { client, cep, sep, server, seen: Vec::new() };
+        pair.settle();
+        assert_eq!(pair.cep.state(), State::Ready);
+        pair.seen.clear();
+        pair
+    }
+
+    fn settle(&mut self) {
+        for _ in 0..100 {
+            let mut moved = false;
+            let mut to_server = Vec::new();
+            loop {
+                match self.cep.poll_output() {
+                    Output::Transmit(b) => to_server.extend_from_slice(&b),
+                    Output::Event(e) => match self.client.handle(e) {
+                        Some(ClientEvent::Page { list, result, last }) => {
+                            let items = result.get(list.field()).unwrap().elements().count();
+                            self.seen.push(Seen::Page { list, items, last })
+                        }
+                        Some(ClientEvent::WalkFailed { error, .. }) => self.seen.push(Seen::WalkFailed(error)),
+                        Some(ClientEvent::ToolResult { result, .. }) => {
+                            let text: String = result_text(&result.unwrap()).map(|t| t.to_string()).collect();
+                            self.seen.push(Seen::Tool(text))
+                        }
+                        Some(ClientEvent::Other(Event::Negotiated { .. } | Event::Ready { .. })) | None => {}
+                        Some(other) => self.seen.push(Seen::Other(format!("{other:?}"))),
+                    },
+                    Output::Idle { .. } => break,
+                }
+            }
+            self.client.poll(&mut self.cep, Instant::ZERO).unwrap();
+            while let Output::Transmit(b) = self.cep.poll_output() {
+                to_server.extend_from_slice(&b);
+            }
+            if !to_server.is_empty() {
+                moved = true;
+                assert_eq!(self.sep.handle_input(Instant::ZERO, &to_server), to_server.len());
+            }
+            let mut to_client = Vec::new();
+            loop {
+                match self.sep.poll_output() {
+                    Output::Transmit(b) => to_client.extend_from_slice(&b),
+                    Output::Event(e) => (self.server)(e),
+                    Output::Idle { .. } => break,
+                }
+            }
+            if !to_client.is_empty() {
+                moved = true;
+                assert_eq!(self.cep.handle_input(Instant::ZERO, &to_client), to_client.len());
+            }
+            if !moved {
+                return;
+            }
+        }
+        panic!("did not settle");
+    }
+}
+
+#[test]
+fn typed_calls_and_lazy_walks_against_the_toolkit_server() {
+    let mut server = Server::<()>::new(TABLE).page_size(5);
+    let config = server.config();
+    let mut pair = Pair::new(config, move |e| {
+        assert!(server.handle(&mut (), e).is_none_or(|e| !matches!(e, Event::Request(_))));
+    });
+    pair.client
+        .call_tool(&mut pair.cep, Instant::ZERO, "add", &Add { a: 40, b: 2 }, RequestOptions::default())
+        .unwrap();
+    pair.settle();
+    assert_eq!(pair.seen, [Seen::Tool("42".into())]);
+    pair.seen.clear();
+    // The walk goes page by page: each next page is asked for at the next poll.
+    pair.client.walk(&mut pair.cep, Instant::ZERO, List::Resources, RequestOptions::default()).unwrap();
+    assert!(pair.client.walking(List::Resources));
+    pair.settle();
+    assert_eq!(
+        pair.seen,
+        [
+            Seen::Page { list: List::Resources, items: 5, last: false },
+            Seen::Page { list: List::Resources, items: 5, last: false },
+            Seen::Page { list: List::Resources, items: 2, last: true },
+        ]
+    );
+    assert!(!pair.client.walking(List::Resources));
+}
+
+#[test]
+fn a_walk_stops_when_the_servers_cursors_go_round() {
+    let config = Config::new(mcp_sansio::mcp::Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+        .capabilities(RawJson::parse(br#"{"tools":{}}"#).unwrap());
+    // A broken server: page "a" points to "b", "b" back to "a".
+    let mut pair = Pair::new(config, |e| {
+        if let Event::Request(mut r) = e {
+            let next = match r.params.and_then(|p| p.get("cursor")).and_then(|c| c.as_str()) {
+                Some(c) if c == "a" => "b",
+                _ => "a",
+            };
+            let page = format!(r#"{{"tools":[],"nextCursor":"{next}"}}"#);
+            r.respond(&RawJson::parse(page.as_bytes()).unwrap()).unwrap();
+        }
+    });
+    pair.client.walk(&mut pair.cep, Instant::ZERO, List::Tools, RequestOptions::default()).unwrap();
+    pair.settle();
+    assert_eq!(pair.seen.last(), Some(&Seen::WalkFailed(PaginationError::RepeatedCursor)));
+    assert!(pair.seen.len() <= 5, "{:?}", pair.seen);
+    assert!(!pair.client.walking(List::Tools));
+}
+
+#[test]
+fn hooks_answer_the_servers_requests() {
+    let config = Config::new(mcp_sansio::mcp::Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap());
+    let answers = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&answers);
+    let mut pair = Pair::new(config, move |e| {
+        if let Event::Response { result, .. } = e {
+            seen.lock().unwrap().push(result.as_text().to_string());
+        }
+    });
+    pair.sep.send_request(Instant::ZERO, "roots/list", None::<&RawJson<'_>>, RequestOptions::default()).unwrap();
+    let sample =
+        RawJson::parse(br#"{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":7}"#)
+            .unwrap();
+    pair.sep.send_request(Instant::ZERO, "sampling/createMessage", Some(&sample), RequestOptions::default()).unwrap();
+    pair.settle();
+    assert_eq!(pair.client.hooks().asked, ["roots", "sampling 7"]);
+    let answers = answers.lock().unwrap();
+    assert_eq!(answers[0], r#"{"roots":[{"uri":"file:///desk","name":"desk"}]}"#);
+    let sampled: Value = serde_json::from_str(&answers[1]).unwrap();
+    assert_eq!((sampled["model"].clone(), sampled["content"]["text"].clone()), (json!("model-x"), json!("a poem")));
+}
+
+// ---- the blocking client over real pipes ------------------------------------------------
+
+fn weather() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .args(["build", "--example", "weather", "--features", "stdio", "--message-format=json"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "building the weather example failed");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "weather")
+            .find_map(|m| Some(PathBuf::from(m["executable"].as_str()?)))
+            .expect("cargo built the weather example")
+    })
+}
+
+#[derive(serde::Serialize)]
+struct Forecast<'a> {
+    city: &'a str,
+    days: u8,
+}
+
+#[derive(serde::Serialize)]
+struct SlowSum {
+    numbers: Vec<f64>,
+    delay_ms: u64,
+}
+
+#[test]
+fn the_blocking_client_calls_walks_and_shuts_the_server_down() {
+    let client = StdioClient::builder(Command::new(weather())).stderr(StderrMode::Discard).spawn().unwrap();
+    let init = client.initialize_result();
+    assert_eq!(init.json().get("serverInfo").unwrap().get("name").unwrap().as_str().unwrap(), "weather");
+
+    let tools: Vec<Value> = client.tools().map(|p| serde_json::from_str(&p.unwrap().to_string()).unwrap()).collect();
+    assert_eq!(tools.len(), 1, "one page");
+    assert_eq!(tools[0]["tools"][0]["name"], "get_forecast");
+
+    let answer = client.call_tool("get_forecast", &Forecast { city: "Oslo", days: 2 }).unwrap();
+    assert!(!answer.is_error());
+    assert_eq!(answer.text().lines().count(), 2);
+    let refused = client.call_tool("get_forecast", &json!({"city": "Oslo", "days": 9})).unwrap();
+    assert!(refused.is_error() && refused.text().contains("`days` must be an integer from 1 to 7"), "{refused}");
+    let unknown = client.call_tool("no_such_tool", &json!({})).unwrap_err();
+    assert!(matches!(unknown, ClientError::Error { code, .. } if code.0 == -32602), "{unknown}");
+
+    // Pages are asked for as they are taken.
+    let mut pages = client.resources();
+    let first = pages.next().unwrap().unwrap();
+    assert_eq!(first.json().get("resources").unwrap().elements().count(), 10);
+    let rest: Vec<usize> = pages.map(|p| p.unwrap().json().get("resources").unwrap().elements().count()).collect();
+    assert_eq!(rest, [10, 5]);
+    let read = client.read_resource("weather://stations/3").unwrap();
+    assert!(read.json().get("contents").unwrap().as_text().contains("Station 3"));
+    let prompt = client.get_prompt("forecast_request", &json!({"city": "Bergen"})).unwrap();
+    assert!(prompt.json().as_text().contains("Bergen"));
+
+    assert!(matches!(client.close().unwrap(), Exit::Exited(status) if status.success()));
+}
+
+#[test]
+fn progress_cancellation_and_timeouts() {
+    let client = StdioClient::builder(Command::new(weather())).stderr(StderrMode::Discard).spawn().unwrap();
+    let progress = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&progress);
+    let sum = client
+        .call("slow_sum", &SlowSum { numbers: vec![1.0, 2.0, 3.0], delay_ms: 10 })
+        .progress(move |p, total, _| seen.lock().unwrap().push((p, total)))
+        .send()
+        .unwrap();
+    assert_eq!(sum.text(), "6");
+    assert_eq!(*progress.lock().unwrap(), [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]);
+
+    // Cancelled while it runs: the call fails at once, the server goes on answering.
+    let call = client.call("slow_sum", &SlowSum { numbers: vec![1.0; 100], delay_ms: 100 }).start().unwrap();
+    assert!(call.try_wait().is_none());
+    assert_eq!(call.cancel().unwrap_err(), ClientError::Cancelled);
+    assert!(!client.call_tool("get_forecast", &Forecast { city: "Oslo", days: 1 }).unwrap().is_error());
+
+    // No answer in time.
+    let slow =
+        client.call("slow_sum", &SlowSum { numbers: vec![1.0], delay_ms: 5000 }).timeout(Duration::from_millis(200));
+    assert_eq!(slow.send().unwrap_err(), ClientError::TimedOut);
+    drop(client);
+}
+
+#[test]
+fn a_server_that_fails_to_start_is_an_error() {
+    let err = StdioClient::spawn(Command::new("/nonexistent/mcp-server")).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    let mut exits = Command::new("sh");
+    exits.args(["-c", "exit 3"]);
+    assert!(StdioClient::builder(exits).stderr(StderrMode::Discard).spawn().is_err());
+}
+
+#[test]
+fn result_text_reads_text_blocks() {
+    let r: mcp_sansio::mcp::CallToolResult<'_> =
+        RawJson::parse(br#"{"content":[{"type":"text","text":"a"},{"type":"image","data":"x","mimeType":"image/png"},{"type":"text","text":"b"}]}"#)
+            .unwrap()
+            .decode()
+            .unwrap();
+    assert_eq!(result_text(&r).collect::<Vec<JsonStr<'_>>>(), ["a", "b"]);
+}
