@@ -116,7 +116,9 @@ fn show_line(arrow: &str, line: &[u8]) {
 impl Demo {
     fn new() -> Self {
         let client = Config::new(Role::Client, RawJson::parse(br#"{"name":"demo-client","version":"0.1.0"}"#).unwrap())
-            .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true}}"#).unwrap());
+            .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true}}"#).unwrap())
+            // The tour walks through the handshake era; `examples/demo` shows both.
+            .era(mcp_sansio::session::Era::Legacy);
         let server = Config::new(Role::Server, RawJson::parse(br#"{"name":"demo-server","version":"0.1.0"}"#).unwrap())
             .capabilities(RawJson::parse(br#"{"tools":{"listChanged":true},"logging":{}}"#).unwrap())
             .instructions("Try the echo tool.");

@@ -860,6 +860,7 @@ fn bad_input_is_answered_as_json_rpc_says_and_hurts_no_valid_request() {
 #[test]
 fn the_example_client_runs_its_whole_script_against_the_example_server() {
     let out = Command::new(example_exe("client"))
+        .args(["--era", "legacy"])
         .args(["--malformed", "--timeout-tool", r#"test_long_running={"steps":20,"stepMs":50}"#])
         .args(["--timeout-after-ms", "150", "--cancel-after-ms", "200", "--root", "file:///tmp", "--"])
         .arg(server_exe())
@@ -883,6 +884,42 @@ fn the_example_client_runs_its_whole_script_against_the_example_server() {
     ] {
         assert!(transcript.contains(expected), "missing {expected:?} in:\n{transcript}");
     }
+}
+
+/// The same script in the stateless era, which both examples choose by default: the
+/// probe, no ping, the server's requests as `input_required` results answered and
+/// retried, a listen stream with its notifications.
+#[test]
+fn the_example_client_speaks_2026_07_28_with_the_example_server_by_default() {
+    let out = Command::new(example_exe("client"))
+        .args(["--malformed", "--timeout-tool", r#"test_long_running={"steps":20,"stepMs":50}"#])
+        .args(["--timeout-after-ms", "150", "--cancel-after-ms", "200", "--root", "file:///tmp", "--"])
+        .arg(server_exe())
+        .args(["--page-size", "2"])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("the client runs");
+    let transcript = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    for expected in [
+        "server/discover found a 2026-07-28 server: protocol version 2026-07-28",
+        "Ping: not in 2026-07-28",
+        "no nextCursor: that was the last page (32 items in 16 page(s))",
+        "input required under ask: sampling/createMessage",
+        "test_sampling answered: \"LLM response: A scripted answer to: Say hello\"",
+        "test_elicitation answered: \"User response: action=accept",
+        "progress on request",
+        "no answer will come",
+        "timed out",
+        "acknowledged; granted {\"toolsListChanged\":true}",
+        "notification notifications/tools/list_changed on listen stream",
+        "error -32700",
+        "the server exited by itself after its stdin closed: exit status: 0",
+        "== Summary: every step behaved",
+    ] {
+        assert!(transcript.contains(expected), "missing {expected:?} in:\n{transcript}");
+    }
+    assert!(!transcript.contains("pong after"), "{transcript}");
 }
 
 /// A field of `/proc/<pid>/status`, in KiB (Linux).

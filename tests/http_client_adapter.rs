@@ -236,7 +236,8 @@ impl App<8, 8> for Script {
 /// One session of `app` against `url` on `event_loop` and `http`.
 fn session(event_loop: &mut HttpClientLoop<()>, http: &mut HttpClient<'_, 4>, app: &mut Script) -> Outcome {
     let info = RawJson::parse(br#"{"name":"adapter-test","version":"1"}"#).unwrap();
-    let config = Config::new(Role::Client, info).output(OutputMode::Messages);
+    // The scripted servers are of the handshake era.
+    let config = Config::new(Role::Client, info).output(OutputMode::Messages).era(mcp_sansio::session::Era::Legacy);
     let (mut rx, mut tx) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
     let mut endpoint: Endpoint<'_> = Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).unwrap();
     event_loop.run(&mut endpoint, http, app).unwrap()

@@ -25,7 +25,12 @@ fn leak(n: usize) -> &'static mut [u8] {
 fn endpoint(rx: usize) -> Client {
     let info = RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap();
     let caps = RawJson::parse(br#"{"sampling":{}}"#).unwrap();
-    let config = Config::new(Role::Client, info).capabilities(caps).output(OutputMode::Messages);
+    // These scripts are sessions of the handshake era (the probe of the stateless one is
+    // tested in tests/http_modern.rs and session_modern_client.rs).
+    let config = Config::new(Role::Client, info)
+        .capabilities(caps)
+        .output(OutputMode::Messages)
+        .era(mcp_sansio::session::Era::Legacy);
     Endpoint::new(config, leak(rx), leak(4096), Instant::ZERO).unwrap()
 }
 

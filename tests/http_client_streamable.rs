@@ -542,3 +542,36 @@ fn not_a_message() {
     assert_eq!(d.try_send("[1,2"), Err(SendError::NotAMessage));
     d.no_request();
 }
+
+/// 2026-07-28: a request whose `_meta` names the stateless version is its own POST, with
+/// the standard headers and no session; a refusal's JSON answer to it is read (the
+/// session retries on -32022 or tells the era by it), and a refusal that names no
+/// request loses it, as a bare status does.
+#[test]
+fn stateless_requests_and_their_refusals() {
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let mut d = D::new(D::default_config());
+    let call = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"echo",{META}}}}}"#);
+    let x = d.send(&call);
+    let r = d.take();
+    assert_eq!(r.names(), ["Accept", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]);
+    assert_eq!((r.header("mcp-method"), r.header("mcp-name")), (Some("tools/call"), Some("echo")));
+    let refusal = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2099-01-01"}}}"#;
+    d.reply(x, 400, &[("Content-Type", "application/json")], refusal);
+    assert_eq!(d.take_messages(), [refusal]);
+    assert_eq!(d.take_events(), []);
+
+    let probe = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{{{META}}}}}"#);
+    let y = d.send(&probe);
+    d.take();
+    let legacy = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Mcp-Session-Id header is required"}}"#;
+    d.reply(y, 400, &[("Content-Type", "application/json")], legacy);
+    assert_eq!(d.take_messages(), Vec::<String>::new());
+    assert_eq!(d.take_events(), [Ev::Lost { exchange: y, request: Some("2".into()), reason: LostReason::Status(400) }]);
+    // A handshake-era request is refused as before: its status, its body unread.
+    let z = d.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+    d.take();
+    d.reply(z, 400, &[("Content-Type", "application/json")], legacy);
+    assert_eq!(d.take_messages(), Vec::<String>::new());
+    assert_eq!(d.take_events(), [Ev::Lost { exchange: z, request: Some("3".into()), reason: LostReason::Status(400) }]);
+}

@@ -320,9 +320,12 @@ fn session_and_version_headers() {
             bad(BadRequest::UnknownProtocolVersion)
         );
     }
-    // The stateless version is not served by this core; versions off in the config neither.
+    // The stateless version is served by default (its POSTs carry no session id); a
+    // configuration without it refuses it, as any version it leaves off.
+    assert!(run(&c, "POST", "/mcp", &post(&[("MCP-Protocol-Version", "2026-07-28")])).is_ok());
+    let handshake_only = ServerConfig { versions: mcp_sansio::mcp::VersionSet::HANDSHAKE, ..ServerConfig::new() };
     assert_eq!(
-        run(&c, "POST", "/mcp", &post(&[("MCP-Protocol-Version", "2026-07-28")])),
+        run(&handshake_only, "POST", "/mcp", &post(&[("MCP-Protocol-Version", "2026-07-28")])),
         bad(BadRequest::UnsupportedProtocolVersion)
     );
     let only_new = ServerConfig {

@@ -394,7 +394,8 @@ fn typed_capabilities_and_info_go_out_as_json_and_gate_like_it() {
     let server = Config::new(Role::Server, Implementation::new("typed-server", "3.0.0"))
         .capabilities(ServerCapabilities::new().tools(ListChanged::YES).logging());
     let client = Config::new(Role::Client, Implementation::new("typed-client", "0.1.0"))
-        .capabilities(ClientCapabilities::new().roots(ListChanged::NO).sampling());
+        .capabilities(ClientCapabilities::new().roots(ListChanged::NO).sampling())
+        .era(mcp_sansio::session::Era::Legacy);
     let mut p = Pair::with(client, server);
     p.drive();
     let sent = p.client.sent_lines();

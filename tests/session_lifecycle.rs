@@ -817,7 +817,7 @@ fn server_discover_before_initialize_is_an_unknown_method() {
     // A dual-era client probes with server/discover; a handshake-only server answers
     // -32601 (the method does not exist in any version it speaks), and the client falls
     // back to initialize.
-    let mut server = Side::lone(server_config());
+    let mut server = Side::lone(server_config().era(mcp_sansio::session::Era::Legacy));
     server.feed(
         Instant::ZERO,
         b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}\n",

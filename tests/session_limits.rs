@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use mcp_sansio::Instant;
-use mcp_sansio::session::SendError;
+use mcp_sansio::session::{Era, SendError};
 use mcp_sansio::wire::RawJson;
 
 fn lone_ready_server(rx: usize, tx: usize) -> Side {
@@ -143,15 +143,22 @@ fn the_transmit_floor_is_tunable_for_small_parts() {
     use mcp_sansio::session::{ConfigError, OutputMode};
     // The reserve must hold the longest reply the endpoint writes on its own.
     let err = |config, tx| Ep::new(config, leak(256), leak(tx), Instant::ZERO).err();
-    assert_eq!(err(server_config().reply_reserve(100), 4096), Some(ConfigError::ReserveTooSmall { needed: 229 }));
-    let messages = server_config().reply_reserve(100).output(OutputMode::Messages);
+    assert_eq!(
+        err(server_config().era(Era::Legacy).reply_reserve(100), 4096),
+        Some(ConfigError::ReserveTooSmall { needed: 229 })
+    );
+    let messages = server_config().era(Era::Legacy).reply_reserve(100).output(OutputMode::Messages);
     assert_eq!(err(messages, 4096), Some(ConfigError::ReserveTooSmall { needed: 237 }));
-    // With the default reserve a server needs 512 bytes; tuned down, what its
-    // initialize result needs.
-    assert_eq!(err(server_config(), 511), Some(ConfigError::TxTooSmall { needed: 512 }));
-    assert_eq!(err(server_config().reply_reserve(229), 303), Some(ConfigError::TxTooSmall { needed: 304 }));
+    // With the default reserve a server of the handshake era needs 512 bytes; tuned
+    // down, what its initialize result needs. (A dual-era server also needs its
+    // server/discover result to fit: session_modern tests that floor.)
+    assert_eq!(err(server_config().era(Era::Legacy), 511), Some(ConfigError::TxTooSmall { needed: 512 }));
+    assert_eq!(
+        err(server_config().era(Era::Legacy).reply_reserve(229), 303),
+        Some(ConfigError::TxTooSmall { needed: 304 })
+    );
     // Such a server works: handshake, a ping with the longest id it stores, a refusal.
-    let mut server = Side::lone_with(server_config().reply_reserve(229), 256, 304);
+    let mut server = Side::lone_with(server_config().era(Era::Legacy).reply_reserve(229), 256, 304);
     server.feed(Instant::ZERO, &handshake_lines());
     let id = "i".repeat(62);
     server.feed(Instant::ZERO, format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"ping\"}}\n").as_bytes());

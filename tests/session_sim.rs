@@ -167,6 +167,11 @@ impl Node {
             Ev::TimedOut { id } => self.end(&id, "timeout"),
             Ev::Failed { id, .. } => self.end(&id, "failure"),
             Ev::ResponseTooLong { id, .. } => self.end(&id, "response too long"),
+            // The stateless era's endings (never in these handshake sessions).
+            Ev::InputRequired { id, .. } => self.end(&id, "input required"),
+            Ev::TaskCreated { id, .. } => self.end(&id, "task"),
+            Ev::ResultRejected { id, .. } => self.end(&id, "result rejected"),
+            Ev::SubscriptionEnded { id, .. } => self.end(&id, "subscription ended"),
             // Over, as if cancelled: any later answer is suppressed.
             Ev::Expired { id } => {
                 self.cancelled.insert(id);
@@ -183,6 +188,7 @@ impl Node {
             | Ev::Ready { .. }
             | Ev::Notification { .. }
             | Ev::PeerUnresponsive
+            | Ev::Subscribed { .. }
             | Ev::Misbehavior(_) => {}
         }
     }

@@ -1,14 +1,18 @@
 //! A full session performs no heap allocation: handshake, 10,000 requests both ways with
 //! results, errors, progress and cancellations, then close, counted by a global
-//! allocator. The driver below uses fixed arrays only (the `Pair` harness allocates).
-//! The same holds with the toolkit's server on top (module `toolkit`, at the end).
+//! allocator. The same for a stateless session (2026-07-28): the probe, 10,000 requests
+//! with their `_meta` validated, completed results, multi round-trip requests with a
+//! sealed state and their retries, a listen stream and its notifications. The driver
+//! below uses fixed arrays only (the `Pair` harness allocates). The same holds with the
+//! toolkit's server on top (module `toolkit`, at the end).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use mcp_sansio::mcp::Role;
+use mcp_sansio::mcp::{Method, Role};
 use mcp_sansio::session::{
-    Config, Endpoint, Event, Misbehavior, Output, PendingRequest, RequestOptions, Responded, SendError,
+    Config, Endpoint, Event, Misbehavior, Output, PendingRequest, RequestOptions, Responded, RetryTicket, SendError,
+    StateBinding, StateSealer,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, NO_PARAMS, RawJson, RequestId};
@@ -115,6 +119,11 @@ struct Stats {
     late: u32,
     /// Progress that arrived after our request timed out.
     stale_progress: u32,
+    /// Stateless: `input_required` results received, retries sent.
+    input_required: u32,
+    retries: u32,
+    /// Stateless: listen streams acknowledged.
+    subscribed: u32,
     other: u32,
 }
 
@@ -125,9 +134,18 @@ struct Node<'a> {
     own: [Option<RequestId>; SLOTS],
     /// The peer's requests kept for later: id, asked for progress, progress sent so far.
     held: [Option<(PendingRequest, bool, u32)>; SLOTS],
+    /// Stateless client: retries to send (the ticket and the state, copied out).
+    retries: [Option<(RetryTicket, [u8; 96], usize)>; SLOTS],
+    /// Stateless server: the listen stream.
+    listen: Option<PendingRequest>,
     stats: Stats,
     tick: u32,
 }
+
+const SEALER: StateSealer = StateSealer::new(*b"zero-alloc key!!");
+const KEYS: [&str; 1] = ["k"];
+const ASK: &[u8] = br#"{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object"}}}},"requestState":""#;
+const ANSWERS: &[u8] = br#"{"k":{"action":"accept","content":{"x":1}}}"#;
 
 const RESULT: &[u8] = br#"{"content":[{"type":"text","text":"done"}],"isError":false}"#;
 
@@ -138,6 +156,8 @@ impl<'a> Node<'a> {
             out: Pipe::new(),
             own: Default::default(),
             held: Default::default(),
+            retries: Default::default(),
+            listen: None,
             stats: Stats::default(),
             tick: 0,
         }
@@ -163,6 +183,40 @@ impl<'a> Node<'a> {
                 Output::Event(event) => {
                     self.tick = self.tick.wrapping_add(1);
                     match event {
+                        Event::Request(mut r) if r.method == Method::SubscriptionsListen => {
+                            self.stats.requests += 1;
+                            r.acknowledge().unwrap();
+                            self.listen = Some(r.pending());
+                        }
+                        Event::Request(mut r)
+                            if r.modern().is_some()
+                                && r.method == Method::ToolsCall
+                                && r.params.is_some_and(|p| p.get("inputResponses").is_none())
+                                && self.tick.is_multiple_of(4) =>
+                        {
+                            // Ask for input: the state sealed into a stack buffer, the result
+                            // assembled there too.
+                            self.stats.requests += 1;
+                            let binding = StateBinding::new(Method::ToolsCall, "echo", &KEYS);
+                            let mut state = [0u8; 96];
+                            let state = SEALER.seal(&binding, b"1", Instant::from_secs(3600), &mut state).unwrap();
+                            let mut text = [0u8; 512];
+                            let n = ASK.len();
+                            text[..n].copy_from_slice(ASK);
+                            text[n..n + state.len()].copy_from_slice(state.as_bytes());
+                            text[n + state.len()..n + state.len() + 2].copy_from_slice(b"\"}");
+                            let result = RawJson::parse(&text[..n + state.len() + 2]).unwrap();
+                            r.respond(&result).unwrap();
+                        }
+                        Event::Request(mut r) if r.params.is_some_and(|p| p.get("inputResponses").is_some()) => {
+                            self.stats.requests += 1;
+                            let params = r.params.unwrap();
+                            let state = params.get("requestState").and_then(|s| s.as_str()).unwrap();
+                            let binding = StateBinding::new(Method::ToolsCall, "echo", &KEYS);
+                            let mut out = [0u8; 8];
+                            assert_eq!(SEALER.open(&binding, state, Instant::ZERO, &mut out), Ok(&b"1"[..]));
+                            r.respond(&RawJson::parse(RESULT).unwrap()).unwrap();
+                        }
                         Event::Request(mut r) => {
                             self.stats.requests += 1;
                             let hold = self.tick.is_multiple_of(3) && r.wants_progress();
@@ -193,6 +247,18 @@ impl<'a> Node<'a> {
                             self.stats.failed += 1;
                             self.forget(&id);
                         }
+                        Event::InputRequired { id, result, retry, .. } => {
+                            let state = result.get("requestState").and_then(|s| s.as_str()).unwrap();
+                            let state = state.as_plain().unwrap().as_bytes();
+                            let mut copy = [0u8; 96];
+                            copy[..state.len()].copy_from_slice(state);
+                            let len = state.len();
+                            self.stats.input_required += 1;
+                            self.forget(&id);
+                            let free = self.retries.iter().position(Option::is_none).expect("room for a retry");
+                            self.retries[free] = Some((retry, copy, len));
+                        }
+                        Event::Subscribed { .. } => self.stats.subscribed += 1,
                         Event::Progress { .. } => self.stats.progress_seen += 1,
                         Event::Cancelled { .. } => self.stats.cancels_seen += 1,
                         Event::Closed { .. } => self.stats.closed += 1,
@@ -205,6 +271,36 @@ impl<'a> Node<'a> {
                 }
             }
         }
+    }
+
+    /// Sends the retries the `input_required` results asked for.
+    fn retry(&mut self, now: Instant, call: &RawJson<'_>) {
+        for i in 0..SLOTS {
+            let Some((ticket, state, len)) = self.retries[i].take() else { continue };
+            let state = core::str::from_utf8(&state[..len]).unwrap();
+            let answers = RawJson::parse(ANSWERS).unwrap();
+            match self.ep.retry(now, &ticket, Some(call), &answers, Some(state), RequestOptions::default()) {
+                Ok(id) => {
+                    let free = self.own.iter().position(Option::is_none).expect("a free slot");
+                    self.own[free] = Some(id);
+                    self.stats.retries += 1;
+                    self.stats.sent += 1;
+                }
+                Err(SendError::TooManyInFlight { .. } | SendError::TxFull { .. }) => {
+                    self.retries[i] = Some((
+                        ticket,
+                        {
+                            let mut c = [0u8; 96];
+                            c[..len].copy_from_slice(state.as_bytes());
+                            c
+                        },
+                        len,
+                    ));
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        self.pump();
     }
 
     /// Works on held requests: progress, then (every other visit) the answer.
@@ -291,7 +387,8 @@ const TOTAL: u32 = 10_000;
 fn session(bufs: &mut [[u8; 16 * 1024]; 4]) -> (Stats, Stats) {
     let [crx, ctx, srx, stx] = bufs;
     let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
-        .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true},"sampling":{}}"#).unwrap());
+        .capabilities(RawJson::parse(br#"{"roots":{"listChanged":true},"sampling":{}}"#).unwrap())
+        .era(mcp_sansio::session::Era::Legacy);
     let server_config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
         .capabilities(RawJson::parse(br#"{"tools":{"listChanged":true},"logging":{}}"#).unwrap());
     let mut now = Instant::ZERO;
@@ -391,6 +488,107 @@ fn a_full_session_allocates_nothing() {
     // A control: the counter does see allocations.
     let (_, allocs, _) = measure(|| std::hint::black_box(vec![1u8; 16]));
     assert_eq!(allocs, 1);
+}
+
+fn modern_session(bufs: &mut [[u8; 16 * 1024]; 4]) -> (Stats, Stats) {
+    let [crx, ctx, srx, stx] = bufs;
+    // Both of both eras: the probe settles them on the stateless one.
+    let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
+        .capabilities(RawJson::parse(br#"{"elicitation":{},"sampling":{}}"#).unwrap());
+    let server_config = Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+        .capabilities(RawJson::parse(br#"{"tools":{"listChanged":true},"logging":{}}"#).unwrap());
+    let mut now = Instant::ZERO;
+    let mut client = Node::new(Ep::new(client_config, crx, ctx, now).unwrap());
+    let mut server = Node::new(Ep::new(server_config, srx, stx, now).unwrap());
+    settle(&mut client, &mut server, now, 4096);
+    assert_eq!(client.ep.state(), mcp_sansio::session::State::Stateless);
+    let call = RawJson::parse(br#"{"name":"echo","arguments":{"text":"hello"}}"#).unwrap();
+    let listen = RawJson::parse(br#"{"notifications":{"toolsListChanged":true}}"#).unwrap();
+    let listen_id =
+        client.ep.send_request(now, "subscriptions/listen", Some(&listen), RequestOptions::default()).unwrap();
+    settle(&mut client, &mut server, now, 4096);
+    let mut sent = 0;
+    let mut i = 0usize;
+    while sent < TOTAL {
+        i += 1;
+        let progress = i.is_multiple_of(3);
+        let ok = if i.is_multiple_of(7) {
+            client.send(now, "tools/list", None, false)
+        } else {
+            client.send(now, "tools/call", Some(&call), progress)
+        };
+        if ok {
+            sent += 1;
+            client.pump();
+            server.pump();
+        }
+        if i.is_multiple_of(13) {
+            client.cancel_one(now, i);
+        }
+        if i.is_multiple_of(17) {
+            server.ep.send_notification(now, "notifications/tools/list_changed", NO_PARAMS).unwrap();
+        }
+        let chunk = 1 + (i * 97) % 3000;
+        settle(&mut client, &mut server, now, chunk);
+        client.retry(now, &call);
+        client.work();
+        server.work();
+        if i.is_multiple_of(50) {
+            now = now + core::time::Duration::from_millis(400);
+            client.ep.handle_timeout(now);
+            server.ep.handle_timeout(now);
+        }
+        settle(&mut client, &mut server, now, chunk);
+    }
+    for _ in 0..8 {
+        client.retry(now, &call);
+        client.work();
+        server.work();
+        settle(&mut client, &mut server, now, 512);
+    }
+    // The client ends its listen stream, then its input.
+    client.ep.cancel(now, &listen_id, None).unwrap();
+    client.pump();
+    client.ep.close(now);
+    client.pump();
+    client.out.eof = true;
+    settle(&mut client, &mut server, now, 512);
+    server.out.eof = true;
+    for _ in 0..4 {
+        server.work();
+        settle(&mut client, &mut server, now, 512);
+        deliver(&mut client, &mut server, now, 512);
+        deliver(&mut server, &mut client, now, 512);
+    }
+    (client.stats, server.stats)
+}
+
+#[test]
+fn a_stateless_session_allocates_nothing() {
+    let mut bufs = [[0u8; 16 * 1024]; 4];
+    let _ = measure(|| 0);
+    let ((client, server), allocs, deallocs) = measure(|| modern_session(&mut bufs));
+    println!("client: {client:?}");
+    println!("server: {server:?}");
+    println!("allocations: {allocs}, deallocations: {deallocs}");
+    assert_eq!((allocs, deallocs), (0, 0));
+    assert!(client.input_required > 0 && client.retries > 0, "{client:?}");
+    assert_eq!(client.subscribed, 1);
+    assert!(client.notifications > 0, "listen notifications arrived: {client:?}");
+    assert!(client.responses > 0 && client.errors > 0 && client.progress_seen > 0 && client.cancels_sent > 0);
+    assert!(server.cancels_seen > 0 && server.suppressed > 0);
+    assert_eq!((client.closed, server.closed), (1, 1));
+    assert_eq!((client.other, server.other), (0, 0), "no misbehavior, nothing dropped");
+    assert_eq!(
+        client.responses
+            + client.errors
+            + client.timeouts
+            + client.failed
+            + client.cancels_sent
+            + client.input_required,
+        client.sent,
+        "every request ended once (the listen stream, not counted as sent, by its cancellation)"
+    );
 }
 
 // ---- the same with the toolkit's server ---------------------------------------------------
@@ -521,7 +719,8 @@ mod toolkit {
         let mut now = Instant::ZERO;
         let mut server: Server<'_, App, Counting, 4> = Server::new(TABLE).page_size(10).cursor_key([9; 16]);
         let mut app = App::default();
-        let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap());
+        let client_config = Config::new(Role::Client, RawJson::parse(br#"{"name":"c","version":"1"}"#).unwrap())
+            .era(mcp_sansio::session::Era::Legacy);
         let mut client: Ep<'_> = Endpoint::new(client_config, crx, ctx, now).unwrap();
         let mut srv: Ep<'_> = Endpoint::new(server.config(), srx, stx, now).unwrap();
         let (mut to_server, mut to_client) = (Pipe::<65_536>::new(), Pipe::<65_536>::new());

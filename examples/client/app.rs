@@ -3,6 +3,12 @@
 //! line) printed as a readable transcript, and scripted answers to the server's own
 //! requests (sampling, elicitation, roots).
 //!
+//! The session is of either era: by default the client probes with `server/discover`
+//! and speaks 2026-07-28 to a server that answers it, the handshake versions to one
+//! that does not (`--era modern|legacy|auto`). In the stateless era there is no ping,
+//! the server's requests come as `input_required` results (answered by the same script,
+//! then the call is sent again), and change notifications come on a listen stream.
+//!
 //! The script advances in [`App::on_idle`], which has the endpoint: it sends the next
 //! request when the previous one has been answered. Responses, progress and the
 //! server's requests arrive as events in [`App::on_event`], which prints them and
@@ -19,7 +25,9 @@ use mcp_sansio::mcp::{
     ElicitResult, ListRootsResult, MessageRole, Method, OneOrMany, ResourceContents, Role, Root, StopReason,
     VersionSet,
 };
-use mcp_sansio::session::{Config, Endpoint, Event, IncomingRequest, Misbehavior, Page, PageWalker, RequestOptions};
+use mcp_sansio::session::{
+    Config, Endpoint, Era, Event, IncomingRequest, Misbehavior, Page, PageWalker, RequestOptions, RetryTicket, State,
+};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, JsonKind, NO_PARAMS, RawJson, RequestId};
 
@@ -103,6 +111,10 @@ pub struct Plan {
     pub quiet: Duration,
     /// Print an explanation before each step (the demo).
     pub teach: bool,
+    /// Which eras to speak (default: both, the probe decides).
+    pub era: Era,
+    /// In the stateless era: open a listen stream and watch a list change on it.
+    pub listen: bool,
 }
 
 impl Default for Plan {
@@ -131,6 +143,8 @@ impl Default for Plan {
             request_timeout: Duration::from_secs(30),
             quiet: Duration::from_millis(300),
             teach: false,
+            era: Era::Auto,
+            listen: true,
         }
     }
 }
@@ -156,7 +170,7 @@ impl Plan {
         if let Some(v) = self.version {
             config = config.versions(VersionSet::only(v));
         }
-        config
+        config.era(self.era)
     }
 }
 
@@ -324,6 +338,11 @@ enum Step {
     Timeout(ToolCall, Duration),
     Malformed,
     Unknown(String),
+    /// 2026-07-28: a listen stream, a tool that changes the tool list, the notification
+    /// on the stream, then the stream cancelled.
+    Listen,
+    /// Watch the listen stream a while, then cancel it.
+    EndListen(RequestId),
 }
 
 /// What the script waits for.
@@ -338,6 +357,13 @@ enum Waiting {
     CancelAt { id: RequestId, at: Instant },
     /// Watch what arrives until `until`.
     Quiet { until: Instant },
+    /// 2026-07-28: send `step` again after its `input_required` result, with these
+    /// answers (JSON text of the `inputResponses` object).
+    Retry { step: Step, ticket: RetryTicket, responses: String, state: Option<String> },
+    /// 2026-07-28: the listen stream `id` is open; the acknowledgement is awaited.
+    Subscribing { id: RequestId },
+    /// 2026-07-28: watching the listen stream `id` until `until`, then cancelling it.
+    Listening { id: RequestId, until: Instant },
 }
 
 /// The example client.
@@ -355,6 +381,8 @@ pub struct ClientApp {
     malformed: Option<bool>,
     writer: Option<SharedWriter>,
     ready: bool,
+    /// Notifications that arrived on our listen stream.
+    on_stream: u32,
     /// What went wrong, for the summary and the exit status.
     pub failures: Vec<String>,
     /// Whether the script has run to its end.
@@ -380,10 +408,13 @@ fn note(plan: &Plan, title: &str, teaching: &'static str) {
     }
 }
 
-const HANDSHAKE: &str = "The client sends `initialize` with the newest protocol version it supports; the\n\
-     server answers with that version if it supports it too (else with its own newest),\n\
-     its capabilities and who it is. The client then sends `notifications/initialized`,\n\
-     and the session is open. Before that, only pings (and the server's log messages) may pass.";
+const HANDSHAKE: &str = "A client of both eras first sends `server/discover` with its newest stateless\n\
+     version (2026-07-28) in `_meta`. A modern server answers with its versions and\n\
+     capabilities, and every request then carries its own `_meta`: no handshake. Any other\n\
+     answer (an error, silence) means a handshake-era server: the client sends `initialize`\n\
+     with the newest version it supports; the server answers with that version if it supports\n\
+     it too (else its own newest), its capabilities and who it is; `notifications/initialized`\n\
+     opens the session. Before that, only pings (and the server's log messages) may pass.";
 
 fn event(text: impl std::fmt::Display) {
     println!("   · {text}");
@@ -427,12 +458,15 @@ impl ClientApp {
         steps.extend(plan.progress.clone().map(Step::Progress));
         steps.extend(plan.cancel.clone().map(Step::Cancel));
         steps.extend(plan.timeout.clone().map(|(c, d)| Step::Timeout(c, d)));
+        if plan.listen {
+            steps.push_back(Step::Listen);
+        }
         if plan.malformed && writer.is_some() {
             steps.push_back(Step::Malformed);
             steps.push_back(Step::Ping);
         }
         // The endpoint queued `initialize` when it was created: it goes out first.
-        note(&plan, "Handshake", HANDSHAKE);
+        note(&plan, "Opening: the probe, then the handshake if the server is of that era", HANDSHAKE);
         ClientApp {
             plan,
             steps,
@@ -444,6 +478,7 @@ impl ClientApp {
             malformed: None,
             writer,
             ready: false,
+            on_stream: 0,
             failures: Vec::new(),
             finished: false,
         }
@@ -457,7 +492,40 @@ impl ClientApp {
     /// Starts `step`; `false` if it was skipped.
     fn start(&mut self, step: Step, ep: &mut ClientEndpoint<'_>, now: Instant) -> bool {
         let options = RequestOptions::default();
+        let stateless = ep.state() == State::Stateless;
         let sent = match &step {
+            Step::Ping if stateless => {
+                note(
+                    &self.plan,
+                    "Ping: not in 2026-07-28",
+                    "The stateless era has no ping: every request stands alone.",
+                );
+                return false;
+            }
+            Step::Listen if !stateless => return false,
+            Step::EndListen(id) => {
+                self.waiting = Waiting::Listening { id: id.clone(), until: now + self.plan.quiet };
+                return true;
+            }
+            Step::Listen => {
+                note(
+                    &self.plan,
+                    "A listen stream: subscriptions/listen",
+                    "In 2026-07-28 change notifications come on a listen stream: a long-lived request\n\
+                     the server acknowledges with what it will send, then tags every notification\n\
+                     with the stream's id. The client ends it with notifications/cancelled.",
+                );
+                let filter = RawJson::parse(br#"{"notifications":{"toolsListChanged":true}}"#).expect("valid JSON");
+                match ep.send_request(now, "subscriptions/listen", Some(&filter), options) {
+                    Ok(id) => {
+                        event(format_args!("listen stream {id} opened"));
+                        self.on_stream = 0;
+                        self.waiting = Waiting::Subscribing { id };
+                        return true;
+                    }
+                    Err(e) => Err(e),
+                }
+            }
             Step::Ping => {
                 note(
                     &self.plan,
@@ -661,16 +729,60 @@ impl ClientApp {
             Step::Timeout(call, _) => {
                 self.fail(format!("{} answered before its timeout: {}", call.name, describe_result(result)))
             }
-            Step::Malformed | Step::Unknown(_) => {}
+            Step::Malformed | Step::Unknown(_) | Step::Listen | Step::EndListen(_) => {}
         }
+    }
+
+    /// 2026-07-28: the server needs input before it answers `step`: the same script as
+    /// for a handshake-era server's requests answers each input request, and the call
+    /// is sent again (on the next idle turn, which has the endpoint).
+    fn input_required(&mut self, step: Step, result: RawJson<'_>, ticket: RetryTicket) {
+        let requests = result.get("inputRequests");
+        let mut responses = String::from("{");
+        for (i, (key, request)) in requests.into_iter().flat_map(|r| r.members()).enumerate() {
+            let method = request.get("method").and_then(|m| m.as_str()).map(|m| m.to_string()).unwrap_or_default();
+            let params = request.get("params");
+            event(format_args!("input required under {key}: {method}"));
+            let answer = match self.answer_input(&method, params) {
+                Ok(answer) => answer,
+                Err(why) => return self.fail(format!("cannot answer the input request {key}: {why}")),
+            };
+            if i > 0 {
+                responses.push(',');
+            }
+            responses.push_str(&serde_json::to_string(&key.to_string()).unwrap_or_default());
+            responses.push(':');
+            responses.push_str(&answer);
+        }
+        responses.push('}');
+        let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| s.to_string());
+        event(format_args!(
+            "retrying with a new id, the answers{}",
+            if state.is_some() { " and the requestState as received" } else { "" }
+        ));
+        self.waiting = Waiting::Retry { step, ticket, responses, state };
     }
 
     /// The server's request: answered by the scripted policy.
     fn serve(&mut self, req: &mut IncomingRequest<'_>) {
-        match req.method {
-            Method::SamplingCreateMessage => {
-                let prompt = req
-                    .params
+        let method = req.method.name().to_string();
+        match self.answer_input(&method, req.params) {
+            Ok(answer) => {
+                let _ = req.respond(&RawJson::parse(answer.as_bytes()).expect("valid JSON"));
+            }
+            Err(_) => {
+                event(format_args!("the server sent {method}, which this client does not serve"));
+                let _ = req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+            }
+        }
+    }
+
+    /// The scripted answer to a server's request, as JSON text: what a handshake-era
+    /// server's request and a 2026-07-28 input request get alike.
+    fn answer_input(&mut self, method: &str, params: Option<RawJson<'_>>) -> Result<String, String> {
+        match Method::from_known_name(method) {
+            Some(Method::SamplingCreateMessage) => {
+                let prompt = params
                     .and_then(|p| p.decode::<CreateMessageParams<'_>>().ok())
                     .and_then(|p| {
                         p.messages
@@ -690,10 +802,10 @@ impl ClientApp {
                     result_type: None,
                     meta: None,
                 };
-                let _ = req.respond(&result);
+                serde_json::to_string(&result).map_err(|e| e.to_string())
             }
-            Method::ElicitationCreate => {
-                let params = req.params.and_then(|p| p.decode::<ElicitParams<'_>>().ok());
+            Some(Method::ElicitationCreate) => {
+                let params = params.and_then(|p| p.decode::<ElicitParams<'_>>().ok());
                 let (message, content) = match params {
                     Some(ElicitParams::Form(form)) => (form.message.to_string(), fill_form(form.requested_schema)),
                     Some(ElicitParams::Url(url)) => (format!("{} ({})", url.message, url.url), None),
@@ -710,17 +822,15 @@ impl ClientApp {
                     content.as_deref().unwrap_or("")
                 ));
                 let content = content.as_deref().and_then(|c| RawJson::parse(c.as_bytes()).ok());
-                let _ = req.respond(&ElicitResult { action, content, result_type: None, meta: None });
+                serde_json::to_string(&ElicitResult { action, content, result_type: None, meta: None })
+                    .map_err(|e| e.to_string())
             }
-            Method::RootsList => {
+            Some(Method::RootsList) => {
                 event("the server asks for our roots (roots/list)");
                 let roots: Vec<Root<'_>> = self.plan.roots.iter().map(|r| Root::new(r, None)).collect();
-                let _ = req.respond(&ListRootsResult::new(&roots));
+                serde_json::to_string(&ListRootsResult::new(&roots)).map_err(|e| e.to_string())
             }
-            other => {
-                event(format_args!("the server sent {other}, which this client does not serve"));
-                let _ = req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found");
-            }
+            _ => Err(format!("{method} is not served")),
         }
     }
 }
@@ -801,8 +911,18 @@ impl ClientApp {
     pub fn on_session_event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Negotiated { version, peer } => {
-                let info = peer.get("serverInfo").map_or("?".into(), |i| i.as_text().to_string());
-                event(format_args!("negotiated protocol version {version} with {info}"));
+                // Handshake era: `serverInfo`; stateless: `_meta.io.modelcontextprotocol/serverInfo`.
+                let info = peer
+                    .get("serverInfo")
+                    .or_else(|| peer.get("_meta")?.get("io.modelcontextprotocol/serverInfo"))
+                    .map_or("?".into(), |i| i.as_text().to_string());
+                if version.has_handshake() {
+                    event(format_args!("negotiated protocol version {version} with {info}"));
+                } else {
+                    event(format_args!(
+                        "server/discover found a 2026-07-28 server: protocol version {version} with {info}, no handshake"
+                    ));
+                }
                 if let Some(caps) = peer.get("capabilities") {
                     event(format_args!("server capabilities: {caps}"));
                 }
@@ -814,7 +934,47 @@ impl ClientApp {
             Event::Request(mut req) => self.serve(&mut req),
             Event::Notification(n) => {
                 let params = n.params.map(|p| clip(p.as_text(), 120)).unwrap_or_default();
-                event(format_args!("notification {}: {params}", n.method));
+                match n.subscription {
+                    Some(id) => {
+                        self.on_stream += 1;
+                        event(format_args!("notification {} on listen stream {id}: {params}", n.method));
+                    }
+                    None => event(format_args!("notification {}: {params}", n.method)),
+                }
+            }
+            Event::Subscribed { id, granted } => {
+                event(format_args!("listen stream {id} acknowledged; granted {granted}"));
+                if matches!(&self.waiting, Waiting::Subscribing { id: want } if *want == id) {
+                    // Change the tool list (and back): the notifications come on the stream.
+                    let toggle = || Step::Call(ToolCall::parse("toggle_extra_tool").expect("valid"));
+                    self.steps.push_front(Step::EndListen(id));
+                    self.steps.push_front(toggle());
+                    self.steps.push_front(toggle());
+                    self.waiting = Waiting::Nothing;
+                }
+            }
+            Event::SubscriptionEnded { id, cancelled } => {
+                let how = if cancelled { "the server cancelled it" } else { "its closing result" };
+                event(format_args!("listen stream {id} ended by the server: {how}"));
+            }
+            Event::InputRequired { id, result, retry, .. } => {
+                if let Waiting::Answer { id: want, .. } = &self.waiting
+                    && *want == id
+                    && let Waiting::Answer { step, .. } = std::mem::replace(&mut self.waiting, Waiting::Nothing)
+                {
+                    self.input_required(step, result, retry);
+                } else {
+                    event(format_args!("input required for request {id}, which the script no longer waits for"));
+                }
+            }
+            Event::TaskCreated { id, task, .. } => {
+                event(format_args!("request {id} became a task: {}", clip(task.as_text(), 120)));
+            }
+            Event::ResultRejected { id, problem, .. } => {
+                self.fail(format!("the result of request {id} is invalid: {problem:?}"));
+                if matches!(&self.waiting, Waiting::Answer { id: want, .. } if *want == id) {
+                    self.waiting = Waiting::Nothing;
+                }
             }
             Event::Progress { id, progress, total, message } => {
                 self.progress_seen += 1;
@@ -907,7 +1067,47 @@ impl ClientApp {
         }
         loop {
             match &self.waiting {
-                Waiting::Answer { .. } => return None,
+                Waiting::Answer { .. } | Waiting::Subscribing { .. } => return None,
+                Waiting::Retry { .. } => {
+                    let Waiting::Retry { step, ticket, responses, state } =
+                        std::mem::replace(&mut self.waiting, Waiting::Nothing)
+                    else {
+                        continue;
+                    };
+                    let call = match &step {
+                        Step::Call(c) | Step::Progress(c) | Step::Cancel(c) | Step::Timeout(c, _) => c.clone(),
+                        _ => continue,
+                    };
+                    #[derive(serde::Serialize)]
+                    struct Params<'p> {
+                        name: &'p str,
+                        arguments: RawJson<'p>,
+                    }
+                    let arguments = RawJson::parse(call.args.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
+                    let params = Params { name: &call.name, arguments };
+                    let responses = RawJson::parse(responses.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
+                    match ep.retry(now, &ticket, Some(&params), &responses, state.as_deref(), RequestOptions::default())
+                    {
+                        Ok(id) => self.waiting = Waiting::Answer { id, step, sent: std::time::Instant::now() },
+                        Err(e) => self.fail(format!("could not retry {}: {e}", call.name)),
+                    }
+                }
+                Waiting::Listening { id, until } => {
+                    if now < *until {
+                        return Some(*until);
+                    }
+                    let id = id.clone();
+                    if self.on_stream == 0 {
+                        self.fail(format!("no notification arrived on listen stream {id}"));
+                    }
+                    match ep.cancel(now, &id, Some("done listening")) {
+                        Ok(()) => {
+                            event(format_args!("{} notification(s) on stream {id}; cancelling it", self.on_stream))
+                        }
+                        Err(e) => self.fail(format!("could not cancel listen stream {id}: {e}")),
+                    }
+                    self.waiting = Waiting::Nothing;
+                }
                 Waiting::NextPage(list) => {
                     let list = *list;
                     self.waiting = Waiting::Nothing;

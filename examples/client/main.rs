@@ -1,4 +1,6 @@
-//! An MCP client over stdio: spawns a server command, performs the handshake, pings,
+//! An MCP client over stdio, of both eras (`--era`: by default it probes with
+//! `server/discover` and speaks 2026-07-28 to a server that answers, the handshake
+//! versions otherwise): spawns a server command, performs the handshake, pings,
 //! walks every paginated list to the end, calls tools (one with progress, one that it
 //! cancels), answers the server's sampling, elicitation and roots requests by a script,
 //! prints a readable transcript, then shuts the server down the way the specification
@@ -30,12 +32,15 @@ use std::time::Duration;
 
 use mcp_sansio::ProtocolVersion;
 use mcp_sansio::adapters::stdio::{ChildProcess, Exit, StderrMode, StdioLoop};
+use mcp_sansio::session::Era;
 
 use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
 
 const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
        client [options] --http URL [--transport auto|streamable|sse]
 
+  --era auto|modern|legacy  which protocol eras to speak (default auto: server/discover first,
+                            2026-07-28 if the server answers it, else the initialize handshake)
   --protocol-version V      offer only this version (default: all, newest first)
   --call NAME[=JSON]        call a tool (repeatable; replaces the default calls)
   --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
@@ -46,6 +51,7 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
   --timeout-after-ms MS    (default 200)
   --request-timeout-ms MS   idle timeout of every request (default 30000)
   --no-lists                skip walking the lists
+  --no-listen               skip the listen stream (2026-07-28)
   --malformed               send a malformed line and show the server's error
   --unknown-method NAME     send a request NAME the server lacks; expect -32601
   --root URI                declare roots and offer this one (repeatable)
@@ -87,6 +93,15 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         let ms = |v: String| v.parse::<u64>().map(Duration::from_millis).map_err(|_| format!("not a number: {v}"));
         match arg.as_str() {
             "--" => break,
+            "--era" => {
+                plan.era = match value(&arg)?.as_str() {
+                    "auto" => Era::Auto,
+                    "modern" => Era::Modern,
+                    "legacy" => Era::Legacy,
+                    other => return Err(format!("--era: auto, modern or legacy, not {other}")),
+                }
+            }
+            "--no-listen" => plan.listen = false,
             "--protocol-version" => {
                 let v = value(&arg)?;
                 plan.version = Some(ProtocolVersion::from_name(&v).ok_or_else(|| format!("unknown version {v}"))?);

@@ -21,16 +21,19 @@ use mcp_sansio::mcp::{
     CallToolParams, CallToolResult, CompleteParams, CompleteResult, Completion, CompletionReference, ContentBlock,
     CreateMessageParams, CreateMessageResult, ElicitAction, ElicitFormParams, ElicitParams, ElicitResult, EmptyResult,
     GetPromptParams, GetPromptResult, Items, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, LogData, LoggingLevel, LoggingMessageParams, MessageRole, Method, OneOrMany, PromptMessage,
-    ReadResourceParams, ReadResourceResult, ResourceContents, ResourceUriParams, Role, SamplingMessage, SetLevelParams,
-    Tool,
+    ListToolsResult, LogData, LoggingLevel, LoggingMessageParams, MessageRole, Method, OneOrMany, Prompt,
+    PromptMessage, ReadResourceParams, ReadResourceResult, ResourceContents, ResourceUriParams, Role, SamplingMessage,
+    SetLevelParams, Tool,
 };
-use mcp_sansio::session::{Config, CursorCodec, CursorError, Endpoint, Event, IncomingRequest, RequestOptions};
+use mcp_sansio::session::{
+    Config, CursorCodec, CursorError, Endpoint, Event, IncomingRequest, RequestOptions, SendError,
+};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson, RequestId};
 use serde::Serialize;
 
 use super::fixtures as fx;
+use super::mrtr::{self, Answer};
 
 /// Requests of ours (sampling, elicitation) that can be in flight at once.
 pub const OUT: usize = 32;
@@ -157,6 +160,25 @@ impl Ask {
             }
         }
     }
+}
+
+/// `{"resultType":"input_required","inputRequests":{"ask":{…}}}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InputAsk<'a> {
+    result_type: &'static str,
+    input_requests: AskOne<'a>,
+}
+
+#[derive(Serialize)]
+struct AskOne<'a> {
+    ask: AskRequest<'a>,
+}
+
+#[derive(Serialize)]
+struct AskRequest<'a> {
+    method: &'static str,
+    params: RawJson<'a>,
 }
 
 /// A server→client request in flight for a tool call.
@@ -295,6 +317,9 @@ fn template_id(uri: &str) -> Option<&str> {
 #[derive(Default)]
 struct PerSession {
     log_level: Option<LoggingLevel>,
+    /// 2026-07-28 requests came on it: resource notifications go to its listen
+    /// streams (the endpoint knows which were granted the URI).
+    stateless: bool,
     subscriptions: BTreeSet<String>,
 }
 
@@ -302,6 +327,10 @@ struct PerSession {
 pub struct ServerApp {
     opts: Options,
     pool: WorkerPool,
+    /// The 2026-07-28 fixtures (input_required rounds, diagnostic tools).
+    modern: mrtr::Fixtures,
+    /// `test_trigger_prompt_change` lists `extra_prompt`.
+    extra_prompt: bool,
     tools: Vec<Tool<'static>>,
     extra_tool: Tool<'static>,
     asks: Vec<PendingAsk>,
@@ -318,6 +347,8 @@ impl ServerApp {
     pub fn new(opts: Options) -> std::io::Result<Self> {
         Ok(ServerApp {
             pool: WorkerPool::new(opts.workers)?,
+            modern: mrtr::Fixtures::new(random_key()),
+            extra_prompt: false,
             opts,
             tools: fx::TOOLS.iter().map(fx::tool).collect(),
             extra_tool: fx::tool(&fx::EXTRA_TOOL),
@@ -360,7 +391,10 @@ impl ServerApp {
         let params = req.params;
         match req.method {
             Method::ToolsList => {
-                let tools = self.tool_list();
+                let mut tools = self.tool_list();
+                if req.modern().is_some() {
+                    tools.extend(mrtr::TOOLS.iter().map(fx::tool));
+                }
                 match self.page(&tools, List::Tools, params) {
                     Ok((page, next)) => {
                         let next_cursor = next.as_ref().map(|c| JsonStr::from_text(c.as_str()));
@@ -385,7 +419,7 @@ impl ServerApp {
                 }
                 Err(e) => fail(cx, req, e.code(), e.message()),
             },
-            Method::PromptsList => match self.page(&fx::PROMPTS, List::Prompts, params) {
+            Method::PromptsList => match self.page(&self.prompt_list(req.modern().is_some()), List::Prompts, params) {
                 Ok((page, next)) => {
                     let next_cursor = next.as_ref().map(|c| JsonStr::from_text(c.as_str()));
                     reply(cx, req, &ListPromptsResult { next_cursor, ..ListPromptsResult::new(page) })
@@ -410,6 +444,14 @@ impl ServerApp {
                 self.log(cx, LoggingLevel::Info, &text);
             }
             Method::PromptsGet => self.get_prompt(cx, req),
+            // 2026-07-28: a listen stream. Acknowledged with what this server can send;
+            // the endpoint sends change notifications to it (tagged, filtered) and ends
+            // it when the client cancels it or its input ends.
+            Method::SubscriptionsListen => {
+                if let Err(e) = req.acknowledge() {
+                    self.note(format_args!("could not acknowledge {}: {e}", req.id));
+                }
+            }
             Method::CompletionComplete => self.complete(cx, req),
             Method::LoggingSetLevel => match params.and_then(|p| p.decode::<SetLevelParams<'_>>().ok()) {
                 Some(p) => {
@@ -455,6 +497,18 @@ impl ServerApp {
         Ok((&items[start..end], next))
     }
 
+    fn prompt_list(&self, modern: bool) -> Vec<Prompt<'static>> {
+        let mut prompts = fx::PROMPTS.to_vec();
+        if modern {
+            prompts
+                .push(Prompt::new(mrtr::PROMPT, &[]).with_description("Asks for the context to use (input_required)"));
+        }
+        if self.extra_prompt {
+            prompts.push(Prompt::new("extra_prompt", &[]).with_description("Exists only while toggled on"));
+        }
+        prompts
+    }
+
     fn tool_list(&self) -> Vec<Tool<'static>> {
         let mut tools = self.tools.clone();
         if self.extra_enabled {
@@ -471,6 +525,11 @@ impl ServerApp {
         };
         let args = call.arguments.unwrap_or(RawJson::EMPTY_OBJECT);
         let name = call.name.to_string();
+        if let Some(m) = req.modern()
+            && mrtr::Fixtures::has_tool(&name)
+        {
+            return self.call_modern_fixture(cx, req, &name, m.client_capabilities);
+        }
         match name.as_str() {
             "test_simple_text" => reply(cx, req, &CallToolResult::text(fx::SIMPLE_TEXT)),
             "test_image_content" => {
@@ -528,8 +587,7 @@ impl ServerApp {
                     meta: None,
                 }];
                 let params = json(&CreateMessageParams::new(&messages, 100));
-                let call = cx.ticket(req);
-                cx.defer(Msg::Ask { call, ask: Ask::Sampling, params });
+                self.ask(cx, req, Ask::Sampling, params);
             }
             "test_elicitation" => {
                 let Some(message) = string_arg(args, "message") else {
@@ -589,10 +647,51 @@ impl ServerApp {
         }
     }
 
+    /// The 2026-07-28 fixtures (see [`mrtr`]).
+    fn call_modern_fixture(
+        &mut self,
+        cx: &mut Cx<'_>,
+        req: &mut IncomingRequest<'_>,
+        name: &str,
+        caps: mcp_sansio::mcp::CapabilitySet,
+    ) {
+        let notify_all = |sessions: &HashMap<SessionTag, PerSession>, cx: &mut Cx<'_>, method: &str| {
+            for s in sessions.keys() {
+                cx.notify(*s, method, None::<&RawJson<'_>>);
+            }
+        };
+        match name {
+            // The endpoint sends its lines only at the level the request asked for.
+            "test_logging_tool" => self.spawn(cx, req, Job::Logging { level: None }),
+            "test_trigger_tool_change" => {
+                self.extra_enabled = !self.extra_enabled;
+                self.tools_epoch += 1;
+                reply(cx, req, &CallToolResult::text("The tool list changed"));
+                notify_all(&self.sessions, cx, "notifications/tools/list_changed");
+            }
+            "test_trigger_prompt_change" => {
+                self.extra_prompt = !self.extra_prompt;
+                reply(cx, req, &CallToolResult::text("The prompt list changed"));
+                notify_all(&self.sessions, cx, "notifications/prompts/list_changed");
+            }
+            _ => {
+                let answer = self.modern.call(cx.now(), name, req.params, caps);
+                self.answer(cx, req, answer)
+            }
+        }
+    }
+
+    fn answer(&mut self, cx: &mut Cx<'_>, req: &mut IncomingRequest<'_>, answer: Answer) {
+        match answer {
+            Answer::Result(value) => reply(cx, req, &value),
+            Answer::Error { code, message, data } => fail_with(cx, req, code, &message, data.as_ref()),
+        }
+    }
+
     fn elicit(
         &mut self,
         cx: &mut Cx<'_>,
-        req: &IncomingRequest<'_>,
+        req: &mut IncomingRequest<'_>,
         message: &str,
         schema: &'static str,
         prefix: &'static str,
@@ -604,8 +703,35 @@ impl ServerApp {
             task: None,
             meta: None,
         });
-        let call = cx.ticket(req);
-        cx.defer(Msg::Ask { call, ask: Ask::Elicitation { prefix }, params: json(&params) });
+        self.ask(cx, req, Ask::Elicitation { prefix }, json(&params));
+    }
+
+    /// A tool needs the client: in a handshake session it sends its request (deferred,
+    /// the endpoint is busy with the event) and answers the call when the client has
+    /// answered; in the stateless era (2026-07-28) it answers `input_required` with the
+    /// request under the key `ask`, and the client's retry brings the answer (no state
+    /// needed: the retry carries the original arguments).
+    fn ask(&mut self, cx: &mut Cx<'_>, req: &mut IncomingRequest<'_>, ask: Ask, params: Vec<u8>) {
+        if req.modern().is_none() {
+            let call = cx.ticket(req);
+            cx.defer(Msg::Ask { call, ask, params });
+            return;
+        }
+        let answer = req.params.and_then(|p| p.get("inputResponses")).and_then(|r| r.get("ask"));
+        if let Some(answer) = answer {
+            return match ask.summary(answer) {
+                Ok(text) => reply(cx, req, &CallToolResult::text(&text)),
+                Err(why) => reply(cx, req, &CallToolResult::error(&format!("{}: {why}", ask.failure()))),
+            };
+        }
+        let params = RawJson::parse(&params).expect("valid JSON");
+        let request = AskRequest { method: ask.method(), params };
+        let result = InputAsk { result_type: "input_required", input_requests: AskOne { ask: request } };
+        if let Some(SendError::CapabilityNotDeclared(_)) = cx.reply(req, &result) {
+            // The client cannot be asked: the tool says so, as in a handshake session.
+            let text = format!("{}: the client did not declare the capability", ask.failure());
+            reply(cx, req, &CallToolResult::error(&text))
+        }
     }
 
     /// Runs `job` on a worker with the request's ticket.
@@ -622,7 +748,9 @@ impl ServerApp {
         let params = ResourceUriParams::new(fx::WATCHED_URI);
         let mut notified = 0;
         for (tag, s) in &self.sessions {
-            if s.subscriptions.contains(fx::WATCHED_URI) {
+            // 2026-07-28: sent to whichever listen streams were granted the URI (the
+            // endpoint knows them); a handshake session keeps its subscriptions here.
+            if s.stateless || s.subscriptions.contains(fx::WATCHED_URI) {
                 cx.notify(*tag, "notifications/resources/updated", Some(&params));
                 notified += 1;
             }
@@ -669,6 +797,14 @@ impl ServerApp {
         let arg = |name: &str| p.arguments.and_then(|a| a.get(name)).and_then(Result::ok).map(|s| s.to_string());
         let user = |content| PromptMessage { role: MessageRole::User, content };
         let name = p.name.to_string();
+        if name == mrtr::PROMPT && req.modern().is_some() {
+            let answer = self.modern.prompt(req.params);
+            return self.answer(cx, req, answer);
+        }
+        if name == "extra_prompt" && self.extra_prompt {
+            let messages = [user(ContentBlock::text("extra_prompt was toggled on"))];
+            return reply(cx, req, &GetPromptResult::new(&messages));
+        }
         let missing = |cx: &mut Cx<'_>, req: &mut IncomingRequest<'_>, what: &str| {
             let message = format!("Invalid arguments for prompt {name}: {what} is required");
             fail(cx, req, ErrorCode::INVALID_PARAMS, &message)
@@ -786,6 +922,11 @@ impl Handler for ServerApp {
             }
             Event::Request(mut req) => {
                 self.note(format_args!("request {} {}", req.id, req.method));
+                if req.modern().is_some() {
+                    // No handshake in this era: the first request opens the session (for
+                    // the list and resource notifications its listen streams may take).
+                    self.session(cx).stateless = true;
+                }
                 self.on_request(cx, &mut req)
             }
             Event::Response { id, result, .. } => self.answered(cx, &id, Ok(result)),

@@ -29,6 +29,7 @@
 
 mod app;
 mod fixtures;
+mod mrtr;
 
 use std::io;
 use std::process::ExitCode;
@@ -139,6 +140,8 @@ fn run_http(addr: &str, json_response: bool, bearer: Option<String>, opts: Optio
     options.rx_buffer = RX_BUFFER;
     options.tx_buffer = opts.tx_capacity;
     options.event_store = opts.tx_capacity + 64 * 1024;
+    // 2026-07-28: the arguments that travel in Mcp-Param-* headers, checked by the server.
+    options.param_headers = &mrtr::PARAM_HEADERS;
     let mut app = ServerApp::new(opts)?;
     let mut server: HttpServer<'_, ServerApp, { app::OUT }, 16> =
         HttpServer::with_listener(listener, app::config(), options)?;

@@ -9,18 +9,25 @@
 //! deadline equals `poll_timeout` and is never in the past; the clock never goes back;
 //! slot counts stay within capacity; `Closed` comes at most once and nothing follows it.
 //!
-//! Input layout: `[setup, op, args.., op, args.., ...]`
-//! * setup: bits 0-1 the client's only version (so every handshake version is reached),
-//!   bit 2 keepalive on both sides, bits 3-4 the receive buffer (256, 512, 4096, 65536),
-//!   bit 5 small transmit buffers, bit 6 complete the handshake first, bit 7 message mode
-//!   (each transmit one message; all input frame by frame, with origins);
-//! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes.
+//! Input layout: `[setup, era, op, args.., op, args.., ...]`
+//! * setup: bit 2 keepalive on both sides, bits 3-4 the receive buffer (256, 512, 4096,
+//!   65536), bit 5 small transmit buffers, bit 6 complete the opening first (handshake or
+//!   probe), bit 7 message mode (each transmit one message; all input frame by frame,
+//!   with origins);
+//! * era (bits 0-2): 0-3 the client's only version, each handshake version; 4 the
+//!   client of the stateless era only; 5 both sides of both eras (the probe decides);
+//!   6 a dual-era client and a handshake-only server (the probe falls back); 7 a
+//!   dual-era client and a stateless-only server;
+//! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes. The
+//!   application's commands cover the stateless era too: listen streams and their
+//!   acknowledgement, `input_required` results and the retries they call for, channels
+//!   closing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
 use mcp_sansio::session::{
-    Config, Endpoint, Event, Keepalive, Origin, Output, OutputMode, PendingRequest, RequestOptions,
+    Config, Endpoint, Era, Event, Keepalive, Origin, Output, OutputMode, PendingRequest, RequestOptions, RetryTicket,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
@@ -38,6 +45,8 @@ struct Side<'a> {
     held: Vec<PendingRequest>,
     /// Our own requests, for cancellation.
     own: Vec<RequestId>,
+    /// Retries `input_required` results asked for: the ticket and the state.
+    tickets: Vec<(RetryTicket, Option<String>)>,
     last_now: Instant,
     /// Message mode: each transmit is one message (delivered to the peer as a line).
     messages: bool,
@@ -61,6 +70,7 @@ impl<'a> Side<'a> {
             closed_events: 0,
             held: Vec::new(),
             own: Vec::new(),
+            tickets: Vec::new(),
             last_now: Instant::ZERO,
             messages,
             trickle: None,
@@ -116,6 +126,14 @@ impl<'a> Side<'a> {
                     assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
                     match event {
                         Event::Request(r) => self.held.push(r.pending()),
+                        Event::InputRequired { id, result, retry, .. } => {
+                            let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| s.to_string());
+                            self.tickets.push((retry, state));
+                            self.own.retain(|o| *o != id);
+                        }
+                        Event::TaskCreated { id, .. }
+                        | Event::ResultRejected { id, .. }
+                        | Event::SubscriptionEnded { id, .. } => self.own.retain(|o| *o != id),
                         Event::Response { id, .. }
                         | Event::Error { id, .. }
                         | Event::TimedOut { id, .. }
@@ -163,7 +181,7 @@ impl<'a> Side<'a> {
     fn command(&mut self, now: Instant, role: Role, c: u8, k: u8) {
         let with_progress =
             RequestOptions::with_progress().timeout(core::time::Duration::from_millis(u64::from(k) * 50));
-        match (c % 8, role) {
+        match (c % 12, role) {
             (0, _) => {
                 if let Ok(id) = self.ep.send_request(now, "ping", NO_PARAMS, RequestOptions::default()) {
                     self.own.push(id);
@@ -214,6 +232,53 @@ impl<'a> Side<'a> {
                     .send_request(now, "x/custom", Some(&raw(b"{}")), RequestOptions::default())
                     .map(|id| self.own.push(id));
             }
+            (8, Role::Client) => {
+                let filter =
+                    raw(br#"{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["test://w"]}}"#);
+                if let Ok(id) =
+                    self.ep.send_request(now, "subscriptions/listen", Some(&filter), RequestOptions::default())
+                {
+                    self.own.push(id);
+                }
+            }
+            (8, Role::Server) if !self.held.is_empty() => {
+                // Acknowledge a held request, which may or may not be a listen stream.
+                let id = &self.held[usize::from(k) % self.held.len()];
+                let granted = raw(br#"{"toolsListChanged":true,"resourceSubscriptions":["test://w"]}"#);
+                let _ = self.ep.acknowledge(now, id, &granted.decode().unwrap());
+            }
+            (9, Role::Server) => {
+                let _ = self.ep.send_notification(
+                    now,
+                    "notifications/resources/updated",
+                    Some(&raw(br#"{"uri":"test://w"}"#)),
+                );
+                if let Some(id) = self.held.first() {
+                    let _ = self.ep.send_related_notification(now, id, "notifications/tools/list_changed", NO_PARAMS);
+                }
+            }
+            (10, Role::Server) if !self.held.is_empty() => {
+                // Ask for input (refused where the method or the client does not allow it).
+                let id = &self.held[usize::from(k) % self.held.len()];
+                let ask = raw(br#"{"resultType":"input_required","inputRequests":{"k":{"method":"roots/list"}},"requestState":"s"}"#);
+                if self.ep.respond(id, &ask).is_ok() {
+                    let _answered = self.held.remove(usize::from(k) % self.held.len());
+                }
+            }
+            (10, Role::Client) if !self.tickets.is_empty() => {
+                let (ticket, state) = self.tickets.remove(usize::from(k) % self.tickets.len());
+                let params = raw(br#"{"name":"t","arguments":{}}"#);
+                let answers = raw(br#"{"k":{"roots":[]}}"#);
+                let state = if k & 1 == 0 { state } else { Some("forged".into()) };
+                let _ = self
+                    .ep
+                    .retry(now, &ticket, Some(&params), &answers, state.as_deref(), RequestOptions::default())
+                    .map(|id| self.own.push(id));
+            }
+            (11, _) => {
+                // The channel of origin `k` closes (stateless HTTP: a cancellation).
+                let _ = self.ep.handle_origin_closed(now, Origin(u32::from(k)));
+            }
             _ => {}
         }
         self.drain();
@@ -228,16 +293,23 @@ fn chunk_size(b: u8) -> usize {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let [setup, ops @ ..] = data else { return };
-    let version = ProtocolVersion::HANDSHAKE[usize::from(setup & 3)];
+    let [setup, era, ops @ ..] = data else { return };
     let rx = [256, 512, 4096, 65_536][usize::from((setup >> 3) & 3)];
     let small_tx = setup & 32 != 0;
     let mut client_config = Config::new(Role::Client, raw(br#"{"name":"c","version":"1"}"#))
-        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}"#))
-        .versions(VersionSet::only(version));
+        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}"#));
     let mut server_config = Config::new(Role::Server, raw(br#"{"name":"s","version":"1"}"#)).capabilities(raw(
         br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#,
     ));
+    match era & 7 {
+        e @ 0..=3 => {
+            client_config = client_config.versions(VersionSet::only(ProtocolVersion::HANDSHAKE[usize::from(e)]))
+        }
+        4 => client_config = client_config.era(Era::Modern),
+        5 => {}
+        6 => server_config = server_config.era(Era::Legacy),
+        _ => server_config = server_config.era(Era::Modern),
+    }
     if setup & 128 != 0 {
         client_config = client_config.output(OutputMode::Messages);
         server_config = server_config.output(OutputMode::Messages);

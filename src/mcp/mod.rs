@@ -61,10 +61,15 @@ pub use basic::lifecycle::{
     ListChanged, ResourcesCapability, SamplingCapability, ServerCapabilities, TasksCapability,
 };
 pub use basic::meta::{Meta, MetaFields, is_reserved_key, keys as meta_keys};
-pub use basic::mrtr::{InputRequest, InputRequiredResult};
+pub use basic::mrtr::{
+    InputAnswers, InputKind, InputRequest, InputRequestError, InputRequiredResult, InputResponse, InputResponsesError,
+};
 pub use basic::progress::{ProgressParams, ProgressToken};
 pub use basic::subscriptions::{SubscriptionFilter, SubscriptionParams};
-pub use basic::tasks::{CreateTaskResult, ListTasksResult, Task, TaskIdParams, TaskMetadata, TaskStatus};
+pub use basic::tasks::{
+    CreateTaskResult, DetailedTask, ListTasksResult, Task, TaskHandle, TaskIdParams, TaskMetadata, TaskStatus,
+    UpdateTaskParams,
+};
 pub use basic::{EmptyParams, EmptyResult, ResultType};
 pub use capabilities::{Capability, CapabilitySet};
 pub use client::elicitation::{

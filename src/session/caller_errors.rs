@@ -64,6 +64,26 @@ pub enum SendError {
     InvalidProgress,
     /// The params or result could not be encoded.
     Encode(EncodeError),
+    /// 2026-07-28: the result's `resultType` is not one this method may return here:
+    /// `input_required` outside `tools/call`, `prompts/get` and `resources/read` (or with
+    /// neither `inputRequests` nor `requestState`), `task` outside `tools/call` or to a
+    /// client that did not declare the tasks extension, or a value this crate does not
+    /// know.
+    ResultTypeNotAllowed,
+    /// 2026-07-28: an entry of `inputRequests` is not an `elicitation/create`,
+    /// `sampling/createMessage` or `roots/list` request.
+    InvalidInputRequest,
+    /// 2026-07-28: a log message for a request that did not ask for one at this level
+    /// (its `io.modelcontextprotocol/logLevel` was absent or higher).
+    LogLevelNotRequested,
+    /// 2026-07-28: a notification on a `subscriptions/listen` stream that was not
+    /// acknowledged yet, or that its granted filter does not cover; or a listen operation
+    /// on a request that is not a listen stream.
+    NotSubscribed,
+    /// A retry that does not match the `input_required` result it answers: a
+    /// `requestState` that is not the one received (or one where none was), or
+    /// `inputResponses` whose keys are not the `inputRequests` keys.
+    RetryMismatch,
 }
 
 impl fmt::Display for SendError {
@@ -89,6 +109,13 @@ impl fmt::Display for SendError {
             Self::ProgressNotIncreasing => f.write_str("progress must increase from the last value sent"),
             Self::InvalidProgress => f.write_str("progress and total must be finite numbers"),
             Self::Encode(e) => write!(f, "{e}"),
+            Self::ResultTypeNotAllowed => f.write_str("this resultType may not answer this request"),
+            Self::InvalidInputRequest => {
+                f.write_str("inputRequests entries must be elicitation/create, sampling/createMessage or roots/list")
+            }
+            Self::LogLevelNotRequested => f.write_str("the request did not ask for log messages at this level"),
+            Self::NotSubscribed => f.write_str("not an acknowledged listen stream, or outside its granted filter"),
+            Self::RetryMismatch => f.write_str("the retry does not match the input_required result it answers"),
         }
     }
 }
@@ -160,8 +187,11 @@ pub enum ConfigError {
     /// `info` or `capabilities` is not a JSON object, or the typed capabilities are the
     /// other role's (`ServerCapabilities` for a client, say).
     NotAnObject,
-    /// No supported protocol version uses the `initialize` handshake.
+    /// No supported protocol version uses the `initialize` handshake (a snapshot resumes
+    /// a handshake session).
     NoHandshakeVersion,
+    /// The configuration supports no protocol version at all.
+    NoVersion,
     /// Only a server endpoint can be resumed from a snapshot.
     NotAServer,
     /// The snapshot's version is not one the configuration supports.
@@ -181,6 +211,7 @@ impl fmt::Display for ConfigError {
                 f.write_str("info and capabilities must be JSON objects, and capabilities this role's")
             }
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
+            Self::NoVersion => f.write_str("no protocol version is supported"),
             Self::NotAServer => f.write_str("only a server endpoint can be resumed"),
             Self::UnsupportedVersion => f.write_str("the snapshot's protocol version is not supported"),
             Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),

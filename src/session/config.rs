@@ -6,7 +6,8 @@ use super::pending::PendingRequest;
 use super::transmit::{Origin, OutputMode};
 
 use crate::mcp::{
-    CapabilitySet, ClientCapabilities, Implementation, ProtocolVersion, Role, ServerCapabilities, VersionSet,
+    CacheScope, CapabilitySet, ClientCapabilities, Implementation, LoggingLevel, ProtocolVersion, Role,
+    ServerCapabilities, VersionSet,
 };
 use crate::wire::{DEFAULT_MAX_DEPTH, EncodeError, JsonKind, JsonOut, RawJson};
 
@@ -25,6 +26,70 @@ pub const DEFAULT_REPLY_RESERVE: usize = 512;
 
 /// How long a client waits for the answer to `initialize` by default.
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a dual-era client waits for the answer to its `server/discover` probe before
+/// it takes the silence for a handshake-era server and sends `initialize`.
+///
+/// Legacy servers on stdio answer an unknown method at once (-32601, or -32602 before
+/// `initialize`); only a server that says nothing at all to it costs this wait.
+pub const DEFAULT_DISCOVER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The versions that carry the version, capabilities and identity on every request
+/// (2026-07-28): the stateless era.
+pub(crate) const MODERN: VersionSet = VersionSet::since(ProtocolVersion::V2026_07_28);
+
+/// Which protocol eras an endpoint speaks: read from (and set through) its
+/// [`versions`](Config::versions).
+///
+/// * A **server** that speaks both decides per opening: `initialize` selects the
+///   handshake rules for the connection (the stdio process, the HTTP session); a request
+///   whose `params._meta` carries `io.modelcontextprotocol/protocolVersion` selects the
+///   stateless rules. A server of one era answers the other era's opening with an error.
+/// * A **client** that speaks both probes with `server/discover` (its newest modern
+///   version in `_meta`) and falls back to `initialize` on anything but a discover result
+///   or a recognised modern error (see [`Event::Negotiated`](super::Event::Negotiated)).
+///   A client of one era goes straight to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Era {
+    /// Both eras (the default: every published version).
+    #[default]
+    Auto,
+    /// Only the stateless versions (2026-07-28).
+    Modern,
+    /// Only the handshake versions (2024-11-05 to 2025-11-25).
+    Legacy,
+}
+
+/// The caching hints a server puts on cacheable results (2026-07-28: `server/discover`,
+/// the four lists and `resources/read`) when the application's result carries none.
+///
+/// The default is `ttlMs: 0` (re-fetch at will) and `cacheScope: "private"` (reuse only
+/// in the same authorization context): nothing an application did not choose is shared
+/// or kept. Results the application sets `ttlMs` / `cacheScope` on keep its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CacheHints {
+    /// `ttlMs`: how long the result may be considered fresh, in milliseconds.
+    pub ttl_ms: u64,
+    /// `cacheScope`.
+    pub scope: CacheScope,
+}
+
+impl Default for CacheHints {
+    fn default() -> Self {
+        Self { ttl_ms: 0, scope: CacheScope::Private }
+    }
+}
+
+impl CacheHints {
+    pub(crate) fn scope_str(&self) -> &'static str {
+        match self.scope {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
 
 /// Keepalive pings: sent when nothing has been received for `idle`, failed when the
 /// answer takes longer than `timeout`.
@@ -127,6 +192,43 @@ impl<'a> Capabilities<'a> {
             CapabilitiesRepr::Client(caps, _, write) => write(caps, out),
         }
     }
+
+    /// Writes the object for `server/discover`: without the handshake era's `tasks`
+    /// member (2026-07-28 moved tasks to the `io.modelcontextprotocol/tasks`
+    /// extension, and a `tasks` member there would claim the old protocol).
+    pub(crate) fn write_stateless(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        match &self.0 {
+            CapabilitiesRepr::Json(json) if json.contains_key("tasks") => {
+                out.put(b"{");
+                let mut first = true;
+                for (name, value) in json.members().filter(|(n, _)| !n.eq_str("tasks")) {
+                    if !core::mem::take(&mut first) {
+                        out.put(b",");
+                    }
+                    out.put(b"\"");
+                    out.put(name.raw());
+                    out.put(b"\":");
+                    out.raw(value.as_bytes());
+                }
+                out.put(b"}");
+                Ok(())
+            }
+            CapabilitiesRepr::Server(caps, _, write) if caps.tasks.is_some() => {
+                write(&ServerCapabilities { tasks: None, ..*caps }, out)
+            }
+            _ => self.write(out),
+        }
+    }
+
+    /// Whether these capabilities declare the tasks extension (2026-07-28).
+    pub(crate) fn declares_tasks(&self) -> bool {
+        let extensions = match self.0 {
+            CapabilitiesRepr::Json(json) => return super::modern::declares_tasks(json),
+            CapabilitiesRepr::Server(caps, ..) => caps.extensions,
+            CapabilitiesRepr::Client(caps, ..) => caps.extensions,
+        };
+        extensions.and_then(|e| e.get(super::modern::TASKS_EXTENSION)).is_some_and(|t| t.is_object())
+    }
 }
 
 /// This side's `clientInfo` / `serverInfo`: a typed [`Implementation`] or a JSON object,
@@ -212,7 +314,8 @@ pub enum Overflow {
 pub struct Config<'a> {
     /// Client or server.
     pub role: Role,
-    /// The protocol versions this side supports (by default every handshake version).
+    /// The protocol versions this side supports (by default every published version:
+    /// both eras, see [`Era`]).
     pub versions: VersionSet,
     /// Who this side is (`clientInfo` / `serverInfo`).
     pub info: Info<'a>,
@@ -226,6 +329,11 @@ pub struct Config<'a> {
     pub max_request_time: Duration,
     /// Client only: how long to wait for the `initialize` answer before giving up.
     pub initialize_timeout: Duration,
+    /// Dual-era client only: how long to wait for the `server/discover` probe's answer
+    /// before falling back to `initialize`.
+    pub discover_timeout: Duration,
+    /// Server only: the caching hints of cacheable 2026-07-28 results that carry none.
+    pub cache: CacheHints,
     /// Optional keepalive pings.
     pub keepalive: Option<Keepalive>,
     /// Nesting cap for incoming JSON.
@@ -248,18 +356,20 @@ pub struct Config<'a> {
 }
 
 impl<'a> Config<'a> {
-    /// A configuration with the defaults: every handshake version, empty capabilities,
-    /// the default timeouts, no keepalive.
+    /// A configuration with the defaults: every published version (both eras), empty
+    /// capabilities, the default timeouts, no keepalive.
     pub fn new(role: Role, info: impl Into<Info<'a>>) -> Self {
         Self {
             role,
-            versions: VersionSet::HANDSHAKE,
+            versions: VersionSet::ALL,
             info: info.into(),
             capabilities: Capabilities(CapabilitiesRepr::Json(RawJson::EMPTY_OBJECT)),
             instructions: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_request_time: DEFAULT_MAX_REQUEST_TIME,
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
+            discover_timeout: DEFAULT_DISCOVER_TIMEOUT,
+            cache: CacheHints { ttl_ms: 0, scope: CacheScope::Private },
             keepalive: None,
             max_depth: DEFAULT_MAX_DEPTH,
             overflow: Overflow::Hold,
@@ -279,6 +389,42 @@ impl<'a> Config<'a> {
     /// Sets the supported versions.
     pub fn versions(mut self, versions: VersionSet) -> Self {
         self.versions = versions;
+        self
+    }
+
+    /// Keeps the supported versions of one era, or of both (see [`Era`]): the versions
+    /// already chosen that belong to it, or all of its versions if none does.
+    pub fn era(mut self, era: Era) -> Self {
+        let keep = |set: VersionSet, of: VersionSet| match set.intersect(of) {
+            kept if kept.is_empty() => of,
+            kept => kept,
+        };
+        self.versions = match era {
+            Era::Modern => keep(self.versions, MODERN),
+            Era::Legacy => keep(self.versions, VersionSet::HANDSHAKE),
+            Era::Auto => keep(self.versions, MODERN).with(keep(self.versions, VersionSet::HANDSHAKE)),
+        };
+        self
+    }
+
+    /// The eras the supported versions span.
+    pub fn eras(&self) -> Era {
+        match (self.modern_versions().is_empty(), self.handshake_versions().is_empty()) {
+            (false, false) => Era::Auto,
+            (false, true) => Era::Modern,
+            _ => Era::Legacy,
+        }
+    }
+
+    /// Sets the caching hints of cacheable results that carry none (server).
+    pub fn cache_hints(mut self, ttl_ms: u64, scope: CacheScope) -> Self {
+        self.cache = CacheHints { ttl_ms, scope };
+        self
+    }
+
+    /// Sets how long a dual-era client waits for its `server/discover` probe.
+    pub fn discover_timeout(mut self, timeout: Duration) -> Self {
+        self.discover_timeout = timeout;
         self
     }
 
@@ -346,6 +492,32 @@ impl<'a> Config<'a> {
         Ok(())
     }
 
+    /// Writes the `server/discover` result: the stateless versions, the capabilities, the
+    /// instructions, the caching hints and `serverInfo`, complete as 2026-07-28 asks.
+    pub(crate) fn write_discover_result(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        out.put(b"{\"resultType\":\"complete\",\"supportedVersions\":[");
+        for (i, v) in self.modern_versions().iter().enumerate() {
+            if i > 0 {
+                out.put(b",");
+            }
+            out.string(v.as_str());
+        }
+        out.put(b"],\"capabilities\":");
+        self.capabilities.write_stateless(out)?;
+        if let Some(instructions) = self.instructions {
+            out.put(b",\"instructions\":");
+            out.string(instructions);
+        }
+        out.put(b",\"ttlMs\":");
+        out.u64(self.cache.ttl_ms);
+        out.put(b",\"cacheScope\":");
+        out.string(self.cache.scope_str());
+        out.put(b",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":");
+        self.info.write(out)?;
+        out.put(b"}}");
+        Ok(())
+    }
+
     /// This side's capability flags, as the peer will see them.
     pub fn own_flags(&self) -> CapabilitySet {
         self.capabilities.flags(self.role)
@@ -364,6 +536,11 @@ impl<'a> Config<'a> {
     /// The newest supported handshake version.
     pub(crate) fn newest(&self) -> Option<ProtocolVersion> {
         self.handshake_versions().newest()
+    }
+
+    /// The stateless versions this side supports.
+    pub(crate) fn modern_versions(&self) -> VersionSet {
+        self.versions.intersect(MODERN)
     }
 }
 
@@ -385,6 +562,9 @@ pub struct RequestOptions {
     /// while handling a `tools/call`, say): the request, and its cancellation if it times
     /// out, come out with that origin. Set with [`related_to`](Self::related_to).
     pub related: Option<Origin>,
+    /// 2026-07-28: the lowest log level the server may send for this request
+    /// (`io.modelcontextprotocol/logLevel`); `None`, the default: no log messages.
+    pub log_level: Option<LoggingLevel>,
 }
 
 impl RequestOptions {
@@ -403,6 +583,12 @@ impl RequestOptions {
     /// Sets the absolute cap.
     pub fn max_time(mut self, max: Duration) -> Self {
         self.max_time = Some(max);
+        self
+    }
+
+    /// Asks the server for log messages at `level` and above (2026-07-28).
+    pub fn with_log_level(mut self, level: LoggingLevel) -> Self {
+        self.log_level = Some(level);
         self
     }
 

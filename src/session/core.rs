@@ -75,6 +75,11 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     pub reserve: usize,
     /// The same while a server's initialize result is still to be written.
     pub first_reserve: usize,
+    /// This side declared the tasks extension (2026-07-28).
+    pub own_tasks: bool,
+    /// The most bytes `config.capabilities` and `config.info` write together (the `_meta`
+    /// of a stateless client's requests).
+    pub identity_len: usize,
 }
 
 impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
@@ -119,9 +124,12 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
             return Some(Event::PeerUnresponsive { waited });
         }
         if self.inb.has_expired()
-            && let Some((request, method)) = self.inb.table().take_expired()
+            && let Some((request, method, expired)) = self.inb.table().take_expired()
         {
-            return Some(Event::Expired { request, method });
+            return Some(match expired {
+                true => Event::Expired { request, method },
+                false => Event::Cancelled { request, reason: None },
+            });
         }
         let (entry, ended) = self.out.take_ended()?;
         let (id, method) = (RequestId::from_u64(entry.id), entry.method);
@@ -171,7 +179,11 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
         if !input_over {
             return None;
         }
-        // The peer's input is over: nothing can answer our requests any more.
+        // The peer's input is over: nothing can cancel a listen stream any more, so it
+        // ends from this side; nothing can answer our requests any more.
+        if self.life.is_stateless() && self.config.role == crate::mcp::Role::Server {
+            self.end_listens();
+        }
         if self.life.close(Cause::InputEnded) {
             self.timers.ping = None;
             self.out.fail_all(CloseReason::PeerClosed);

@@ -201,48 +201,7 @@ impl CursorCodec {
 
 /// SipHash-2-4 (Aumasson and Bernstein), for the cursor tag.
 fn siphash24(key: [u64; 2], data: &[u8]) -> u64 {
-    let mut v = [
-        key[0] ^ 0x736f_6d65_7073_6575,
-        key[1] ^ 0x646f_7261_6e64_6f6d,
-        key[0] ^ 0x6c79_6765_6e65_7261,
-        key[1] ^ 0x7465_6462_7974_6573,
-    ];
-    fn round(v: &mut [u64; 4]) {
-        v[0] = v[0].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(13) ^ v[0];
-        v[0] = v[0].rotate_left(32);
-        v[2] = v[2].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(16) ^ v[2];
-        v[0] = v[0].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(21) ^ v[0];
-        v[2] = v[2].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(17) ^ v[2];
-        v[2] = v[2].rotate_left(32);
-    }
-    let mut chunks = data.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let m = u64::from_le_bytes(word);
-        v[3] ^= m;
-        round(&mut v);
-        round(&mut v);
-        v[0] ^= m;
-    }
-    let rest = chunks.remainder();
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    last[7] = data.len() as u8;
-    let m = u64::from_le_bytes(last);
-    v[3] ^= m;
-    round(&mut v);
-    round(&mut v);
-    v[0] ^= m;
-    v[2] ^= 0xff;
-    for _ in 0..4 {
-        round(&mut v);
-    }
-    v[0] ^ v[1] ^ v[2] ^ v[3]
+    super::sip::Sip::new(key).write(data).finish()
 }
 
 /// Why a client stopped walking pages.

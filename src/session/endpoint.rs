@@ -26,6 +26,9 @@ pub const MIN_RX_BUFFER: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum State {
+    /// Dual-era client: `server/discover` sent to learn the server's era, waiting for its
+    /// answer.
+    Discovering,
     /// Client: `initialize` sent, waiting for its answer.
     AwaitingInitializeResult,
     /// Server: waiting for `initialize`.
@@ -34,6 +37,9 @@ pub enum State {
     AwaitingInitialized,
     /// The handshake is complete.
     Ready,
+    /// The stateless era (2026-07-28): no handshake, every request carries its version and
+    /// capabilities. A server validates them per request; a client sends them.
+    Stateless,
     /// The session is ending: no new requests; answers still flush.
     Closing,
     /// The session is over.
@@ -163,8 +169,8 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
-        if config.newest().is_none() {
-            return Err(ConfigError::NoHandshakeVersion);
+        if config.versions.is_empty() {
+            return Err(ConfigError::NoVersion);
         }
         if rx_len < MIN_RX_BUFFER {
             return Err(ConfigError::RxTooSmall { needed: MIN_RX_BUFFER });
@@ -172,17 +178,19 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         Ok(())
     }
 
-    /// An endpoint at the start of a session, not yet checked against its buffers.
+    /// An endpoint at the start of a session, not yet checked against its buffers. A
+    /// server of the stateless era only starts in it.
     #[inline(always)]
     pub(super) fn fresh(config: Config<'a>, rx: B, tx: B, now: Instant) -> Self {
         let rx_len = rx.as_ref().len();
+        let stateless_only = config.newest().is_none().then(|| config.modern_versions().newest()).flatten();
         Self {
             rx,
             core: Core {
                 config,
                 rx: LineState::new(),
                 tx: Outbox::new(tx, config.output),
-                life: Lifecycle::new(config.role, config.own_flags()),
+                life: Lifecycle::new(config.role, config.own_flags(), stateless_only),
                 out: Outbound::new(),
                 inb: Inbound::new(),
                 held: Held::new(rx_len),
@@ -195,17 +203,24 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
                 framed: false,
                 reserve: config.reply_reserve,
                 first_reserve: config.reply_reserve,
+                own_tasks: config.capabilities.declares_tasks(),
+                identity_len: 0,
             },
         }
     }
 
-    /// Checks the reserves against the transmit buffer; a client queues its
-    /// `initialize` request.
+    /// Checks the reserves against the transmit buffer; a client opens: its
+    /// `server/discover` probe if it speaks the stateless era, else its `initialize`.
     fn prepare(&mut self) -> Result<(), ConfigError> {
         let core = &mut self.core;
         core.check_reserves()?;
-        if let (Role::Client, Some(newest)) = (core.config.role, core.config.newest()) {
-            core.send_initialize(newest).map_err(|e| match e {
+        if core.config.role == Role::Client {
+            let newest = core.config.newest();
+            let opened = match core.config.modern_versions().newest() {
+                Some(modern) => core.send_discover(modern, false),
+                None => core.send_initialize(newest.unwrap_or(ProtocolVersion::LATEST_HANDSHAKE)),
+            };
+            opened.map_err(|e| match e {
                 SendError::TxFull { needed, .. } => ConfigError::TxTooSmall { needed: needed.max(core.first_reserve) },
                 SendError::Encode(e) => ConfigError::Encode(e),
                 _ => ConfigError::NotAnObject,
@@ -366,6 +381,22 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         self.core.refresh_timers();
     }
 
+    /// The channel `origin` closed (a stateless HTTP POST's response stream, say). In the
+    /// stateless era that is how a client cancels (2026-07-28): every request of the
+    /// peer's that came in on it is over, reported as [`Event::Cancelled`](super::Event::Cancelled)
+    /// (a listen stream included: its subscription ends), nothing more is sent for it, and
+    /// requests held for it are dropped. In a handshake session a closed stream cancels
+    /// nothing (2025 Streamable HTTP): this does nothing there. Returns how many requests
+    /// it ended.
+    pub fn handle_origin_closed(&mut self, now: Instant, origin: Origin) -> usize {
+        self.core.advance(now);
+        if !self.core.life.is_stateless() {
+            return 0;
+        }
+        let held = self.core.held.drop_origin(self.rx.as_mut(), origin.0);
+        held + self.core.inb.table().close_origin(origin)
+    }
+
     /// Time has passed: expires requests, sends keepalive pings. Safe to call at any time
     /// and any number of times.
     pub fn handle_timeout(&mut self, now: Instant) {
@@ -412,6 +443,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         }
         if let Some(event) = core.closed_event() {
             return Output::Event(event);
+        }
+        // The end of input may have ended listen streams from this side (their ends).
+        if !core.tx.is_empty() {
+            return core.transmit();
         }
         Output::Idle { next_timeout: core.next_deadline() }
     }
@@ -499,10 +534,28 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
         if config.reply_reserve < floor {
             return Err(ConfigError::ReserveTooSmall { needed: floor });
         }
-        // A server's initialize result must fit too, until it is sent.
-        if let (Role::Server, Some(newest)) = (config.role, config.newest()) {
-            let needed = self.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
-            self.first_reserve = self.reserve.max(needed);
+        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
+        let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
+        let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
+        let empty = self.measure(|tx| {
+            tx.result_with(id, |out| {
+                out.put(b"{}");
+                Ok(())
+            })
+        })?;
+        self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        if config.role == Role::Server {
+            // A server's initialize result must fit too, until it is sent, and its
+            // discover result whenever one is asked for.
+            if let Some(newest) = config.newest() {
+                let needed =
+                    self.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
+                self.first_reserve = self.reserve.max(needed);
+            }
+            if !config.modern_versions().is_empty() {
+                let discover = self.measure(|tx| tx.result_with(id, |out| config.write_discover_result(out)))?;
+                self.first_reserve = self.first_reserve.max(discover);
+            }
         }
         if self.tx.capacity() < self.first_reserve {
             return Err(ConfigError::TxTooSmall { needed: self.first_reserve });

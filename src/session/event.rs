@@ -5,8 +5,9 @@ use core::time::Duration;
 
 use super::pending::PendingRequest;
 use super::responder::Responder;
+use super::retry::RetryTicket;
 use super::transmit::Transmit;
-use crate::mcp::{Method, ProtocolVersion};
+use crate::mcp::{Capability, Method, ProtocolVersion};
 use crate::time::Instant;
 use crate::wire::{EnvelopeError, ErrorCode, ErrorObject, JsonStr, Number, RawJson, RequestId, RequestIdRef};
 
@@ -39,6 +40,12 @@ pub enum Event<'e> {
     /// (for a server) or result (for a client), to read `clientInfo`/`serverInfo`,
     /// `capabilities` and `instructions` from. [`Ready`](Event::Ready) follows once the
     /// handshake is complete.
+    ///
+    /// A dual-era client learns the server's era here too: after its `server/discover`
+    /// probe found a modern server, `version` is the stateless version it settled on
+    /// (`version.has_handshake()` is `false`) and `peer` is the `DiscoverResult`. An
+    /// application that caches the era (per server command, per HTTP origin) keeps
+    /// `version` and pins the era next time ([`Config::era`](super::Config::era)).
     Negotiated {
         /// The negotiated version.
         version: ProtocolVersion,
@@ -133,6 +140,66 @@ pub enum Event<'e> {
         method: Option<Method<'static>>,
         /// The response's length in bytes.
         len: usize,
+    },
+    /// 2026-07-28: the server needs input before it can answer our request `id` (an
+    /// `input_required` result; `result` is the whole `InputRequiredResult`). Fulfil its
+    /// `inputRequests` (the same sampling, elicitation and roots answers as for a
+    /// handshake-era server's requests), then send the request again with
+    /// [`Endpoint::retry`](super::Endpoint::retry), giving `retry`, the original params,
+    /// the answers and the `requestState` as received. The request `id` is over.
+    InputRequired {
+        /// Our request's id.
+        id: RequestId,
+        /// Our request's method.
+        method: Option<Method<'static>>,
+        /// The `InputRequiredResult` (`inputRequests`, `requestState`).
+        result: RawJson<'e>,
+        /// What the retry must match.
+        retry: RetryTicket,
+    },
+    /// 2026-07-28 tasks extension: the server answered our `tools/call` with a task
+    /// handle (`resultType: "task"`, a flat `CreateTaskResult`): poll it with `tasks/get`
+    /// every `pollIntervalMs` until its status is terminal.
+    TaskCreated {
+        /// Our request's id.
+        id: RequestId,
+        /// Our request's method.
+        method: Option<Method<'static>>,
+        /// The task: `taskId`, `status`, `ttlMs`, `pollIntervalMs`, ….
+        task: RawJson<'e>,
+    },
+    /// 2026-07-28: the server answered our request `id` with a result it may not give
+    /// (see [`ResultProblem`]); the request is over. The specification makes such a
+    /// result invalid, so nothing of it should be used.
+    ResultRejected {
+        /// Our request's id.
+        id: RequestId,
+        /// Our request's method.
+        method: Option<Method<'static>>,
+        /// What is wrong.
+        problem: ResultProblem,
+        /// The result as received.
+        result: RawJson<'e>,
+    },
+    /// 2026-07-28: the server acknowledged our `subscriptions/listen` request `id`;
+    /// `granted` is the filter it agreed to honour (a subset of what was asked).
+    /// Notifications of the stream follow as [`Event::Notification`] with
+    /// [`subscription`](IncomingNotification::subscription) set to `id`.
+    Subscribed {
+        /// The listen request's id: the subscription's id.
+        id: RequestId,
+        /// The granted `SubscriptionFilter`.
+        granted: RawJson<'e>,
+    },
+    /// 2026-07-28: a listen stream of ours ended from the server's side: with its closing
+    /// result (`cancelled: false`), or with the server's `notifications/cancelled`
+    /// (`cancelled: true`; stdio). One that ends because the transport closes ends as
+    /// [`Event::Failed`].
+    SubscriptionEnded {
+        /// The listen request's id.
+        id: RequestId,
+        /// Whether the server ended it with `notifications/cancelled`.
+        cancelled: bool,
     },
     /// A keepalive ping went unanswered for the configured time.
     PeerUnresponsive {
@@ -232,6 +299,41 @@ pub enum Misbehavior<'e> {
         /// The notification's method.
         method: Method<'e>,
     },
+    /// A request from a 2026-07-28 server, which sends none (input requests travel in
+    /// results); dropped unanswered, since a stateless client writes no responses.
+    UnexpectedRequest {
+        /// Its id.
+        id: RequestIdRef<'e>,
+        /// Its method.
+        method: Method<'e>,
+    },
+    /// A notification tagged with a subscription id that is no listen stream of ours (or
+    /// one not acknowledged yet), or a change notification outside any listen stream in
+    /// the stateless era; dropped.
+    UnknownSubscription {
+        /// The notification's method.
+        method: Method<'e>,
+    },
+}
+
+/// What is wrong with a 2026-07-28 result ([`Event::ResultRejected`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ResultProblem {
+    /// `input_required` on a method other than `tools/call`, `prompts/get` and
+    /// `resources/read`, or with neither `inputRequests` nor `requestState`.
+    InputRequiredNotAllowed,
+    /// An input request for a capability this client did not declare.
+    UndeclaredCapability(Capability),
+    /// `inputRequests` that are not `elicitation/create`, `sampling/createMessage` and
+    /// `roots/list` requests, or a `requestState` that is not a string.
+    InvalidInputRequests,
+    /// `task` on a method other than `tools/call`, or to a client that did not declare
+    /// the tasks extension.
+    TaskNotAllowed,
+    /// A `resultType` this client does not know (or one that is not a string).
+    UnknownResultType,
 }
 
 /// Why the endpoint refused a request or ignored a notification.
@@ -255,6 +357,24 @@ pub enum RefuseReason {
     DuplicateId,
     /// The request's id is longer than the endpoint can store.
     IdTooLong,
+    /// 2026-07-28: `_meta` lacks `io.modelcontextprotocol/protocolVersion`.
+    MissingProtocolVersion,
+    /// 2026-07-28: `_meta` lacks `io.modelcontextprotocol/clientCapabilities`.
+    MissingClientCapabilities,
+    /// 2026-07-28: `_meta.io.modelcontextprotocol/logLevel` is not a log level.
+    InvalidLogLevel,
+    /// 2026-07-28: a protocol version this server does not speak (-32022, with the
+    /// supported versions).
+    UnsupportedVersion,
+    /// `initialize` on a connection that is in the stateless era (-32022 naming its
+    /// versions), or to a server that speaks only that era (-32601).
+    InitializeWhenStateless,
+    /// A request carrying the 2026-07-28 `_meta` on a connection that opened with
+    /// `initialize`.
+    StatelessOnHandshakeSession,
+    /// 2026-07-28: the method needs a capability the client did not declare for the
+    /// request (-32021, with `requiredCapabilities`): the tasks extension for `tasks/*`.
+    MissingClientCapability,
     /// Every inbound request slot is in use and the request could not be held (holding
     /// is off, or held requests fill their half of the receive buffer), or a held
     /// request had to make room for a frame being read.
@@ -276,6 +396,27 @@ impl RefuseReason {
             Self::DuplicateId => (ErrorCode::INVALID_REQUEST, "Request id is already in use by a request in flight"),
             Self::IdTooLong => (ErrorCode::INVALID_REQUEST, "Request id is too long"),
             Self::TooManyRequests => (ErrorCode::INTERNAL_ERROR, "Too many requests in flight"),
+            Self::MissingProtocolVersion => {
+                (ErrorCode::INVALID_PARAMS, "Missing required _meta field io.modelcontextprotocol/protocolVersion")
+            }
+            Self::MissingClientCapabilities => {
+                (ErrorCode::INVALID_PARAMS, "Missing required _meta field io.modelcontextprotocol/clientCapabilities")
+            }
+            Self::InvalidLogLevel => {
+                (ErrorCode::INVALID_PARAMS, "Invalid _meta field io.modelcontextprotocol/logLevel")
+            }
+            Self::UnsupportedVersion => (ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version"),
+            Self::InitializeWhenStateless => (
+                ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+                "This connection speaks the 2026-07-28 protocol: initialize is not accepted",
+            ),
+            Self::StatelessOnHandshakeSession => (
+                ErrorCode::INVALID_REQUEST,
+                "This session opened with initialize: 2026-07-28 requests are not accepted on it",
+            ),
+            Self::MissingClientCapability => {
+                (ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability")
+            }
         }
     }
 }
@@ -300,6 +441,10 @@ pub enum CloseReason {
     },
     /// The server answered `initialize` with a result this client cannot read.
     InvalidInitializeResult,
+    /// A client that speaks only the stateless era found a server that speaks only the
+    /// handshake versions (its `server/discover` probe got another error, an answer with
+    /// no mutual version, or no answer).
+    HandshakeOnlyServer,
 }
 
 impl fmt::Display for CloseReason {
@@ -311,6 +456,7 @@ impl fmt::Display for CloseReason {
             Self::UnsupportedVersion => f.write_str("the server chose a protocol version this client does not support"),
             Self::InitializeRejected { code } => write!(f, "the server rejected initialize ({code})"),
             Self::InvalidInitializeResult => f.write_str("the server's initialize result is invalid"),
+            Self::HandshakeOnlyServer => f.write_str("the server speaks only the initialize handshake versions"),
         }
     }
 }
@@ -345,4 +491,7 @@ pub struct IncomingNotification<'e> {
     pub method: Method<'e>,
     /// The params object, if any.
     pub params: Option<RawJson<'e>>,
+    /// 2026-07-28: the listen stream of ours it came on (its
+    /// `_meta.io.modelcontextprotocol/subscriptionId`, checked to be one).
+    pub subscription: Option<RequestIdRef<'e>>,
 }

@@ -159,14 +159,17 @@ impl Held {
         true
     }
 
-    /// Whether a held request (not yet delivered) has this id.
-    pub fn contains(&self, area: &Area<'_>, id: RequestIdRef<'_>) -> bool {
+    /// Whether a held request (not yet delivered) has this id, from `from` if given (in
+    /// the stateless era a request is named by its channel and its id).
+    pub fn contains(&self, area: &Area<'_>, id: RequestIdRef<'_>, from: Option<Option<u32>>) -> bool {
         if self.count() == 0 {
             return false;
         }
         let region = self.region(area);
         let oldest = self.oldest_at(region);
-        Held::entries(region).any(|(at, e)| self.waiting(at, &e, oldest) && e.id(&region[at + HEADER..]) == id)
+        Held::entries(region).any(|(at, e)| {
+            self.waiting(at, &e, oldest) && from.is_none_or(|o| o == e.origin) && e.id(&region[at + HEADER..]) == id
+        })
     }
 
     /// Whether the entry at `at` still waits for delivery (not dropped, not the one
@@ -175,23 +178,48 @@ impl Held {
         !(e.dropped || self.delivered && Some(at) == oldest)
     }
 
-    /// Drops the held request with this id (the peer cancelled it): it is never
-    /// delivered nor answered. `false` if there is none.
-    pub fn cancel(&mut self, area: &mut Area<'_>, id: RequestIdRef<'_>) -> bool {
+    /// Drops the held request with this id (from `from`, if given): the peer cancelled
+    /// it, so it is never delivered nor answered. `false` if there is none.
+    pub fn cancel(&mut self, area: &mut Area<'_>, id: RequestIdRef<'_>, from: Option<Option<u32>>) -> bool {
         if self.count() == 0 {
             return false;
         }
         let start = self.limit.saturating_sub(area.base);
         let oldest = self.oldest_at(self.region(area));
         let Some(region) = area.bytes.get_mut(start..) else { return false };
-        let found =
-            Held::entries(region).find(|(at, e)| self.waiting(*at, e, oldest) && e.id(&region[at + HEADER..]) == id);
+        let found = Held::entries(region).find(|(at, e)| {
+            self.waiting(*at, e, oldest) && from.is_none_or(|o| o == e.origin) && e.id(&region[at + HEADER..]) == id
+        });
         let Some((at, mut entry)) = found else { return false };
         entry.dropped = true;
         entry.write(&mut region[at..at + HEADER]);
         self.count -= 1;
         self.dropped = true;
         true
+    }
+
+    /// Drops every held request that came in on `origin` (its stream closed): they are
+    /// never delivered nor answered. Returns how many.
+    pub fn drop_origin(&mut self, rx: &mut [u8], origin: u32) -> usize {
+        if self.count() == 0 {
+            return 0;
+        }
+        let limit = self.limit;
+        let oldest = self.oldest_at(rx.get(limit..).unwrap_or_default());
+        let Some(region) = rx.get_mut(limit..) else { return 0 };
+        let mut n = 0;
+        let mut pos = 0;
+        while let Some(mut entry) = region.get(pos..).and_then(Entry::read) {
+            if self.waiting(pos, &entry, oldest) && entry.origin == Some(origin) {
+                entry.dropped = true;
+                entry.write(&mut region[pos..pos + HEADER]);
+                n += 1;
+            }
+            pos += entry.size();
+        }
+        self.count -= n;
+        self.dropped |= n > 0;
+        n
     }
 
     /// Offset in `region` of the oldest entry not dropped.

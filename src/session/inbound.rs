@@ -7,6 +7,7 @@
 //! over: answered, cancelled by the peer, abandoned, or (once its event is delivered)
 //! expired.
 
+use super::modern::ModernCtx;
 use super::pending::{Fate, PendingRequest, Serials};
 use super::transmit::Origin;
 use crate::mcp::Method;
@@ -26,14 +27,19 @@ pub(crate) struct InEntry {
     /// The deadline passed and the endpoint answered; the slot is freed when the
     /// `Expired` event is delivered.
     pub expired: bool,
+    /// The stream it came in on closed (stateless HTTP: the cancellation); the slot is
+    /// freed when the `Cancelled` event is delivered.
+    pub stream_closed: bool,
     /// The channel it came in on: everything sent for it goes there.
     pub origin: Option<Origin>,
+    /// A stateless request (2026-07-28): what its `_meta` said.
+    pub modern: Option<ModernCtx>,
 }
 
 impl InEntry {
     /// Whether an answer is still owed.
     pub fn is_live(&self) -> bool {
-        !self.expired
+        !self.expired && !self.stream_closed
     }
 
     pub fn pending(&self) -> PendingRequest {
@@ -41,8 +47,40 @@ impl InEntry {
     }
 }
 
+/// What the handle that answers one request needs of the table, as a trait object: two
+/// words where a [`Table`] is three, so that a request handle stays within 128 bytes
+/// (moved inline inside every `Event::Request`).
+pub(crate) trait Slots {
+    /// The live request in `slot`, if it is the one with `serial`, to read.
+    fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry>;
+    /// The same, to change.
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry>;
+    /// What became of `serial`, which is in no live slot.
+    fn fate(&self, serial: u64) -> Fate;
+    /// Frees `slot` (see [`Table::end`]).
+    fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest>;
+}
+
+impl<const M: usize> Slots for Inbound<M> {
+    fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
+        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
+        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
+    }
+
+    fn fate(&self, serial: u64) -> Fate {
+        self.book.serials.fate(serial)
+    }
+
+    fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest> {
+        self.table().end(slot, answered)
+    }
+}
+
 /// The slots of [`Inbound`] with its bookkeeping, as a view that does not depend on the
-/// number of slots: the tables' logic, and the handle that answers one request.
+/// number of slots: the tables' logic.
 pub(crate) struct Table<'t> {
     slots: &'t mut [Option<InEntry>],
     book: &'t mut Book,
@@ -87,6 +125,18 @@ impl<const M: usize> Inbound<M> {
     /// The slot of the live request with this id.
     pub fn find(&self, id: RequestIdRef<'_>) -> Option<usize> {
         self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.id == id))
+    }
+
+    /// The slot of the live request with this id from `origin`. In the stateless era ids
+    /// are unique only per sender, and on HTTP every POST is a sender of its own (two
+    /// clients may both use id 1), so a request is named by its channel and its id.
+    pub fn find_from(&self, origin: Option<Origin>, id: RequestIdRef<'_>) -> Option<usize> {
+        self.slots.iter().position(|s| s.as_ref().is_some_and(|e| e.is_live() && e.origin == origin && e.id == id))
+    }
+
+    /// The live requests, to look at (listen streams, say).
+    pub fn live_entries(&self) -> impl Iterator<Item = (usize, &InEntry)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().filter(|e| e.is_live()).map(|e| (i, e)))
     }
 
     /// The origin of the request in `slot`.
@@ -164,30 +214,27 @@ impl Table<'_> {
         token: Option<RequestId>,
         deadline: Option<Instant>,
         origin: Option<Origin>,
+        modern: Option<ModernCtx>,
     ) -> Option<(usize, u64)> {
         let slot = self.slots.iter().position(Option::is_none)?;
         let serial = self.book.serials.issue();
-        let entry = InEntry { id, serial, method, token, last_progress: None, deadline, expired: false, origin };
+        let entry = InEntry {
+            id,
+            serial,
+            method,
+            token,
+            last_progress: None,
+            deadline,
+            expired: false,
+            stream_closed: false,
+            origin,
+            modern,
+        };
         self.slots[slot] = Some(entry);
         if let Some(d) = deadline {
             self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
         }
         Some((slot, serial))
-    }
-
-    /// The live request in `slot`, if it is the one with `serial`, to read.
-    pub fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
-        self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
-    }
-
-    /// The live request in `slot`, if it is the one with `serial`.
-    pub fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
-        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
-    }
-
-    /// What became of `serial`, which is in no live slot.
-    pub fn fate(&self, serial: u64) -> Fate {
-        self.book.serials.fate(serial)
     }
 
     /// Frees `slot`: its request is over. `answered` says whether the application
@@ -217,13 +264,32 @@ impl Table<'_> {
         }
     }
 
-    /// Frees the first expired slot, for its event: the request and its method.
-    pub fn take_expired(&mut self) -> Option<(PendingRequest, Option<Method<'static>>)> {
-        let place = self.slots.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.expired))?;
-        let taken = place.as_ref().map(|e| (e.pending(), e.method));
+    /// Frees the first expired slot (or one whose stream closed), for its event: the
+    /// request, its method, and whether it expired (rather than lost its stream).
+    pub fn take_expired(&mut self) -> Option<(PendingRequest, Option<Method<'static>>, bool)> {
+        let place = self.slots.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.expired || e.stream_closed))?;
+        let taken = place.as_ref().map(|e| (e.pending(), e.method, e.expired));
         *place = None;
         self.book.expired -= 1;
         taken
+    }
+
+    /// The live requests that came in on `origin` are over: their stream closed, which in
+    /// the stateless era is how a client cancels. Returns how many; their `Cancelled`
+    /// events follow.
+    pub fn close_origin(&mut self, origin: Origin) -> usize {
+        let mut n = 0;
+        for e in self.slots.iter_mut().flatten() {
+            if e.is_live() && e.origin == Some(origin) {
+                e.stream_closed = true;
+                n += 1;
+            }
+        }
+        self.book.expired += n;
+        if n > 0 {
+            self.recount();
+        }
+        n
     }
 
     /// Forgets every request (the session was shut down).

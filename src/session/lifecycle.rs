@@ -6,8 +6,11 @@
 //! cannot disagree. The negotiated version and both sides' capability flags are the
 //! data the handshake produced; they outlive it.
 //!
-//! A stateless lifecycle (2026-07-28: no handshake, the version and capabilities per
-//! request) will be a second way into [`Phase::Ready`], next to the handshake.
+//! The stateless era (2026-07-28) has no handshake: its version and capabilities travel
+//! on every request. It is a phase of its own, [`Phase::Stateless`], reached by a server
+//! at the first request that carries the modern `_meta` (or at once, if it speaks no
+//! handshake version), and by a client once its `server/discover` probe
+//! ([`Phase::Discovering`]) found a modern server.
 
 use super::State;
 use super::event::CloseReason;
@@ -24,6 +27,17 @@ pub(crate) struct InitRequest {
     pub retries: u8,
     /// The version this `initialize` offered.
     pub offered: ProtocolVersion,
+}
+
+/// A dual-era client's `server/discover` probe in flight (its deadline is in the timer
+/// table).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DiscoverProbe {
+    pub id: u64,
+    /// The version the probe's `_meta` named.
+    pub offered: ProtocolVersion,
+    /// Whether another probe may follow a -32022 naming a mutual version.
+    pub retried: bool,
 }
 
 /// Why a session is ending.
@@ -46,6 +60,8 @@ impl Cause {
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Phase {
+    /// Dual-era client: `server/discover` sent, waiting for its answer.
+    Discovering(DiscoverProbe),
     /// Client: `initialize` sent, waiting for its answer.
     Initializing(InitRequest),
     /// Server: waiting for `initialize`.
@@ -54,6 +70,9 @@ pub(crate) enum Phase {
     AwaitingInitialized,
     /// The handshake is complete.
     Ready,
+    /// The stateless era: every request stands alone. A server validates each one's
+    /// `_meta`; a client puts it on each one, at the version it settled on.
+    Stateless,
     /// No new input is processed; answers still flush, then `Closed`.
     Closing(Cause),
     /// The `Closed` event was delivered.
@@ -68,10 +87,13 @@ pub(crate) struct Lifecycle {
 }
 
 impl Lifecycle {
-    /// A server waits for `initialize`; a client is about to send it (see
-    /// [`initializing`](Self::initializing)).
-    pub fn new(role: Role, own_caps: CapabilitySet) -> Self {
+    /// A server waits for the client's opening (or, speaking only the stateless era,
+    /// starts in it); a client is about to send its first request (see
+    /// [`initializing`](Self::initializing) and [`discovering`](Self::discovering)).
+    /// `stateless_only`: the newest version of a server that speaks no handshake version.
+    pub fn new(role: Role, own_caps: CapabilitySet, stateless_only: Option<ProtocolVersion>) -> Self {
         let phase = match role {
+            Role::Server if stateless_only.is_some() => Phase::Stateless,
             Role::Server => Phase::AwaitingInitialize,
             // Completed by `initializing` before the endpoint is handed out.
             Role::Client => Phase::Initializing(InitRequest {
@@ -80,7 +102,8 @@ impl Lifecycle {
                 offered: ProtocolVersion::LATEST_HANDSHAKE,
             }),
         };
-        Self { phase, version: None, own_caps, peer_caps: CapabilitySet::EMPTY }
+        let version = stateless_only.filter(|_| role == Role::Server);
+        Self { phase, version, own_caps, peer_caps: CapabilitySet::EMPTY }
     }
 
     #[inline]
@@ -91,10 +114,12 @@ impl Lifecycle {
     /// The public view of the phase.
     pub fn state(&self) -> State {
         match self.phase {
+            Phase::Discovering(_) => State::Discovering,
             Phase::Initializing(_) => State::AwaitingInitializeResult,
             Phase::AwaitingInitialize => State::AwaitingInitialize,
             Phase::AwaitingInitialized => State::AwaitingInitialized,
             Phase::Ready => State::Ready,
+            Phase::Stateless => State::Stateless,
             Phase::Closing(_) => State::Closing,
             Phase::Closed(_) => State::Closed,
         }
@@ -131,6 +156,42 @@ impl Lifecycle {
     #[inline]
     pub fn is_closed(&self) -> bool {
         matches!(self.phase, Phase::Closed(_))
+    }
+
+    /// Whether the endpoint is in the stateless era.
+    #[inline]
+    pub fn is_stateless(&self) -> bool {
+        matches!(self.phase, Phase::Stateless)
+    }
+
+    /// The client's `server/discover` probe in flight.
+    #[inline]
+    pub fn probe(&self) -> Option<DiscoverProbe> {
+        match self.phase {
+            Phase::Discovering(probe) => Some(probe),
+            _ => None,
+        }
+    }
+
+    /// Client: `server/discover` offering `offered` was sent with `id`.
+    pub fn discovering(&mut self, id: u64, offered: ProtocolVersion, retried: bool) {
+        self.phase = Phase::Discovering(DiscoverProbe { id, offered, retried });
+    }
+
+    /// Server: the client opened with a stateless request; the connection stays in that
+    /// era. Client: the probe found a modern server speaking `version`, whose
+    /// capabilities are `peer_caps`.
+    pub fn go_stateless(&mut self, version: ProtocolVersion, peer_caps: CapabilitySet) {
+        self.version = Some(version);
+        self.peer_caps = peer_caps;
+        self.phase = Phase::Stateless;
+    }
+
+    /// Client: the stateless version to use from now on (a -32022 named a mutual one).
+    pub fn switch_version(&mut self, version: ProtocolVersion) {
+        if self.is_stateless() {
+            self.version = Some(version);
+        }
     }
 
     /// The client's `initialize` in flight.

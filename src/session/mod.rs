@@ -78,17 +78,25 @@ mod commands;
 mod config;
 mod core;
 mod cursors;
+mod decorate;
 mod endpoint;
+mod envelope;
 mod event;
 mod held;
 mod inbound;
 mod lifecycle;
+mod listen;
+mod modern;
 mod outbound;
 mod pending;
 mod receive;
+mod receive_modern;
 mod replies;
+mod request_state;
 mod resize;
 mod responder;
+mod retry;
+mod sip;
 mod snapshot;
 mod timers;
 mod transmit;
@@ -96,12 +104,17 @@ mod transmit;
 pub use buffer::Buffer;
 pub use caller_errors::{ConfigError, Responded, SendError};
 pub use config::{
-    Capabilities, Config, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME, DEFAULT_REPLY_RESERVE,
-    DEFAULT_REQUEST_TIMEOUT, Info, Keepalive, Overflow, RequestOptions,
+    CacheHints, Capabilities, Config, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_REQUEST_TIME,
+    DEFAULT_REPLY_RESERVE, DEFAULT_REQUEST_TIMEOUT, Era, Info, Keepalive, Overflow, RequestOptions,
 };
 pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
-pub use event::{CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason};
+pub use event::{
+    CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason, ResultProblem,
+};
+pub use modern::{ModernRequest, TASKS_EXTENSION};
 pub use pending::PendingRequest;
+pub use request_state::{StateBinding, StateError, StateSealer};
+pub use retry::RetryTicket;
 pub use snapshot::{Snapshot, SnapshotError};
 pub use transmit::{Origin, OutputMode, Transmit};

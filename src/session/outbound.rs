@@ -12,6 +12,10 @@ use crate::mcp::Method;
 use crate::time::Instant;
 use crate::wire::NumberBuf;
 
+/// The deadline of a request without one (a listen stream's): the far end of the clock,
+/// never due and never reported by `poll_timeout`.
+const NEVER: Instant = Instant::from_millis(u64::MAX);
+
 /// How a request ended before its response arrived (the event is still to be delivered).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Ended {
@@ -41,6 +45,17 @@ pub(crate) struct OutEntry {
     /// The channel of the peer's request this one relates to: its cancellation goes
     /// there too.
     pub origin: Option<Origin>,
+    /// Sent in the stateless era: its answer is read by `resultType`.
+    pub modern: bool,
+    /// A `subscriptions/listen` stream of ours: notifications tagged with its id are
+    /// its, and it has no timeout unless one was asked for.
+    pub listen: bool,
+    /// A listen stream of ours that the server acknowledged.
+    pub acked: bool,
+    /// A digest of what the request is about (`params.name`, or `params.uri` for
+    /// `resources/read`), so that a retry after `input_required` can be checked to be
+    /// about the same thing.
+    pub target: u64,
 }
 
 impl OutEntry {
@@ -58,6 +73,10 @@ impl OutEntry {
             ended: None,
             cancel_unsent: false,
             origin: None,
+            modern: false,
+            listen: false,
+            acked: false,
+            target: 0,
         }
     }
 
@@ -105,7 +124,7 @@ impl<const N: usize> Outbound<N> {
 
     fn recount(&mut self) {
         let live = self.slots.iter().flatten().filter(|e| e.is_live());
-        self.earliest = live.map(OutEntry::deadline).min();
+        self.earliest = live.map(OutEntry::deadline).filter(|d| *d != NEVER).min();
         self.ended = self.slots.iter().flatten().filter(|e| !e.is_live()).count();
     }
 
@@ -140,7 +159,9 @@ impl<const N: usize> Outbound<N> {
         let Some(place) = self.slots.get_mut(slot) else { return };
         *place = Some(entry);
         let d = entry.deadline();
-        self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
+        if d != NEVER {
+            self.earliest = Some(self.earliest.map_or(d, |e| e.min(d)));
+        }
     }
 
     /// Live requests.
@@ -194,6 +215,26 @@ impl<const N: usize> Outbound<N> {
             self.recount();
         }
         Some(entry)
+    }
+
+    /// The live listen stream of ours with this id.
+    pub fn live_listen(&self, id: Option<u64>) -> Option<usize> {
+        match self.lookup(id) {
+            Lookup::Live(i) if self.slots[i].is_some_and(|e| e.listen) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The listen stream in `slot` was acknowledged: its id.
+    pub fn acknowledge(&mut self, slot: usize) -> Option<u64> {
+        let entry = self.slots.get_mut(slot)?.as_mut()?;
+        entry.acked = true;
+        Some(entry.id)
+    }
+
+    /// Whether the listen stream in `slot` was acknowledged.
+    pub fn is_acknowledged(&self, slot: usize) -> bool {
+        self.slots.get(slot).is_some_and(|s| s.is_some_and(|e| e.acked))
     }
 
     /// Whether request `id` is live.

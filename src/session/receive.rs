@@ -15,6 +15,7 @@ use super::core::{BatchCursor, Core};
 use super::event::{CloseReason, Event, IncomingNotification, Misbehavior, RefuseReason};
 use super::held::Area;
 use super::lifecycle::Phase;
+use super::modern::{self, ModernCtx};
 use super::outbound::Lookup;
 use super::replies::{AUTO_MESSAGE_MAX, Owed, push_number, unreadable_id};
 use super::transmit::Origin;
@@ -229,6 +230,30 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         area: &mut Area<'_>,
     ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
+        match (self.config.role, self.life.phase()) {
+            (Role::Server, Phase::Stateless) => return self.on_stateless_request(r, method, raw, area),
+            // A dual-era server before the client's opening: a request with the stateless
+            // `_meta` (or a method only that era has) is served statelessly.
+            (Role::Server, Phase::AwaitingInitialize)
+                if method != Method::Initialize
+                    && !self.config.modern_versions().is_empty()
+                    && (matches!(method, Method::ServerDiscover | Method::SubscriptionsListen)
+                        || modern::has_envelope(r.params)) =>
+            {
+                return self.on_stateless_request(r, method, raw, area);
+            }
+            (Role::Server, Phase::Ready | Phase::AwaitingInitialized)
+                if method != Method::Initialize && modern::has_envelope(r.params) =>
+            {
+                return self.refuse(&r, RefuseReason::StatelessOnHandshakeSession);
+            }
+            // A 2026-07-28 server sends no requests, and a stateless client writes no
+            // responses: nothing is answered.
+            (Role::Client, Phase::Stateless | Phase::Discovering(_)) => {
+                return Some(Misbehavior::UnexpectedRequest { id: r.id, method }.into());
+            }
+            _ => {}
+        }
         if method == Method::Ping {
             // Answered in every state, before and after the handshake.
             let written = self.tx.to(self.origin).result(r.id, &RawJson::EMPTY_OBJECT);
@@ -238,7 +263,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         if r.id.as_token().len() > MAX_ID_LEN {
             return self.refuse(&r, RefuseReason::IdTooLong);
         }
-        if self.inb.find(r.id).is_some() || self.held.contains(area, r.id) {
+        if self.inb.find(r.id).is_some() || self.held.contains(area, r.id, None) {
             return self.refuse(&r, RefuseReason::DuplicateId);
         }
         if method == Method::Initialize && self.config.role == Role::Server {
@@ -278,15 +303,31 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 
     /// Gives request `r` a slot and delivers it.
     fn admit<'e>(&mut self, r: Request<'e>, method: Method<'e>) -> Option<Received<'e>> {
-        let token = r
-            .params
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
+        self.admit_with(r, method, None)
+    }
+
+    /// Gives request `r` a slot and delivers it, with what its stateless `_meta` said.
+    /// A listen stream is long-lived: no `answer_within` deadline applies to it.
+    pub(crate) fn admit_with<'e>(
+        &mut self,
+        r: Request<'e>,
+        method: Method<'e>,
+        modern: Option<(ModernCtx, Option<RawJson<'e>>)>,
+    ) -> Option<Received<'e>> {
+        // A stateless request's token was read with the rest of its `_meta`.
+        let (modern, token) = match modern {
+            Some((ctx, token)) => (Some(ctx), token),
+            None => (None, r.params.and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken"))),
+        };
+        let token = token
             .filter(|t| t.kind() == JsonKind::String || t.as_i64().is_some() || t.as_u64().is_some())
             .and_then(|t| RequestIdRef::from_validated(t.as_bytes()).to_owned().ok());
         let Ok(id) = r.id.to_owned() else { return self.refuse(&r, RefuseReason::IdTooLong) };
-        let deadline = self.config.answer_within.map(|d| self.now + d);
-        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline, self.origin) else {
+        let listen = modern.is_some() && method == Method::SubscriptionsListen;
+        let deadline = self.config.answer_within.filter(|_| !listen).map(|d| self.now + d);
+        let modern = modern.map(|ctx| ModernCtx { listen: listen.then(Default::default), ..ctx });
+        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline, self.origin, modern)
+        else {
             return self.refuse(&r, RefuseReason::TooManyRequests);
         };
         Some(Received::Request { slot, serial, id: r.id, method, params: r.params })
@@ -301,7 +342,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         match Message::parse_with(held.line, &options) {
             Ok(Message::Request(r)) => {
                 let method = Method::parse(r.method);
-                self.admit(r, method)
+                let ctx = self.held_context(r.params);
+                self.admit_with(r, method, ctx)
             }
             // Not reachable: only valid requests are held.
             _ => None,
@@ -334,6 +376,9 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 
     fn on_notification<'e>(&mut self, n: Notification<'e>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let method = Method::parse(n.method);
+        if self.config.role == Role::Client && self.life.is_stateless() && method != Method::Progress {
+            return self.on_modern_notification(n);
+        }
         match method {
             Method::Cancelled => return self.on_cancelled(n.params, area),
             Method::Progress => return self.on_progress(method, n.params),
@@ -348,7 +393,11 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             _ => {}
         }
         let ignored = |reason| Some(Misbehavior::NotificationIgnored { method, reason }.into());
-        match self.life.ready_version() {
+        let version = match self.life.phase() {
+            Phase::Stateless => self.life.version(),
+            _ => self.life.ready_version(),
+        };
+        match version {
             Some(version) => {
                 if method.is_known() && !method.allowed(version, self.config.role.peer()) {
                     return ignored(RefuseReason::NotInVersion);
@@ -358,7 +407,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             _ if method == Method::LogMessage && self.config.role == Role::Client => {}
             _ => return ignored(RefuseReason::NotInitialized),
         }
-        Some(Event::Notification(IncomingNotification { method, params: n.params }).into())
+        Some(Event::Notification(IncomingNotification { method, params: n.params, subscription: None }).into())
     }
 
     /// The peer cancels one of its requests: it is over (no response is ever sent for
@@ -372,8 +421,11 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             return None;
         }
         let id = RequestIdRef::from_validated(id.as_bytes());
-        let Some(slot) = self.inb.find(id) else {
-            self.held.cancel(area, id);
+        // In the stateless era a request is named by its channel and its id.
+        let stateless = self.life.is_stateless();
+        let found = if stateless { self.inb.find_from(self.origin, id) } else { self.inb.find(id) };
+        let Some(slot) = found else {
+            self.held.cancel(area, id, stateless.then(|| self.origin.map(|o| o.0)));
             return None;
         };
         let request = self.inb.table().end(slot, false)?;
@@ -428,6 +480,11 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             };
         };
         let n = id.as_u64();
+        if let Some(probe) = self.life.probe()
+            && n == Some(probe.id)
+        {
+            return self.on_discover_answer(probe, outcome);
+        }
         if let Some(init) = self.life.init()
             && n == Some(init.id)
         {
@@ -445,6 +502,9 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             Lookup::Ended => Some(Misbehavior::LateResponse { id }.into()),
             Lookup::Live(i) => {
                 let entry = self.out.take(i)?;
+                if entry.modern {
+                    return self.on_modern_answer(entry, outcome);
+                }
                 let (id, method) = (RequestId::from_u64(entry.id), entry.method);
                 Some(match outcome {
                     Ok(result) => Event::Response { id, method, result }.into(),

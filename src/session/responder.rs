@@ -17,14 +17,14 @@ use serde::Serialize;
 
 use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
+use super::config::Config;
 use super::core::Core;
-use super::inbound::{InEntry, Table};
+use super::decorate::Decoration;
+use super::inbound::{InEntry, Slots};
 use super::pending::{Fate, PendingRequest};
 use super::replies::write_replacement;
 use crate::mcp::ProtocolVersion;
-use crate::wire::{
-    EncodeError, ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef,
-};
+use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef};
 
 impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// The handle that answers the request `serial`, in inbound `slot` if it is live.
@@ -35,14 +35,16 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         let version = self.life.version();
         let origin = self.inb.origin(slot);
         let slot = slot.map_or(NO_SLOT, |s| s as u32);
-        Responder { tx: self.tx.to(origin), table: self.inb.table(), slot, serial, closed, version }
+        Responder { tx: self.tx.to(origin), table: &mut self.inb, config: &self.config, slot, serial, closed, version }
     }
 }
 
 /// The ability to answer one inbound request: the transmit buffer and the table.
 pub(crate) struct Responder<'e> {
-    tx: FrameView<'e>,
-    table: Table<'e>,
+    pub(super) tx: FrameView<'e>,
+    pub(super) table: &'e mut (dyn Slots + 'static),
+    /// What stateless results are completed with (`serverInfo`, caching hints).
+    pub(super) config: &'e Config<'e>,
     /// The request's slot, [`NO_SLOT`] if it is not live. (Kept small: a request handle
     /// is copied around inside every `Event::Request`, and up to 128 bytes the copies
     /// stay inline.)
@@ -70,12 +72,12 @@ impl<'e> Responder<'e> {
         self.serial
     }
 
-    fn slot(&self) -> Option<usize> {
+    pub(super) fn slot(&self) -> Option<usize> {
         (self.slot != NO_SLOT).then_some(self.slot as usize)
     }
 
     /// The live entry with the transmit view beside it, or what the answer gets instead.
-    fn live(&mut self) -> Result<(&mut InEntry, &mut FrameView<'e>), Result<Responded, SendError>> {
+    pub(super) fn live(&mut self) -> Result<(&mut InEntry, &mut FrameView<'e>), Result<Responded, SendError>> {
         if self.closed {
             return Err(Err(SendError::Closed));
         }
@@ -92,21 +94,20 @@ impl<'e> Responder<'e> {
         &mut self,
         answered: bool,
         replace: bool,
-        write: impl FnOnce(&mut FrameView<'e>, RequestIdRef<'_>) -> Result<core::ops::Range<usize>, EncodeError>,
+        write: impl FnOnce(&mut FrameView<'e>, &InEntry) -> Result<core::ops::Range<usize>, SendError>,
     ) -> Result<Responded, SendError> {
         let version = self.version;
         let (entry, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
-        let id = entry.id.as_ref();
-        let result = match write(tx, id) {
+        let result = match write(tx, entry) {
             Ok(_) => Ok(Responded::Sent),
-            Err(EncodeError::BufferTooSmall { needed, .. }) if replace && needed > tx.capacity() => {
-                write_replacement(tx, ErrorId::Id(id), needed, version)?;
+            Err(SendError::TxFull { needed, .. }) if replace && needed > tx.capacity() => {
+                write_replacement(tx, ErrorId::Id(entry.id.as_ref()), needed, version)?;
                 Err(SendError::ReplyTooLarge { needed, capacity: tx.capacity() })
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         if let Some(slot) = self.slot() {
             self.table.end(slot, answered);
@@ -114,15 +115,49 @@ impl<'e> Responder<'e> {
         result
     }
 
-    /// Sends a result and frees the slot.
+    /// Sends a result and frees the slot. A stateless request's result is completed on
+    /// its way out (see [`decorate`](super::decorate)).
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.answer(true, true, |tx, id| tx.result(id, result))
+        self.respond_as(true, true, result)
     }
 
     /// Sends a result if it fits now; `TxFull` otherwise, even when it never will
     /// (nothing replaces it, the slot stays).
     pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.answer(true, false, |tx, id| tx.result(id, result))
+        self.respond_as(true, false, result)
+    }
+
+    /// Ends a listen stream from this side, as the endpoint does when the peer's input
+    /// ends: its closing result if it was acknowledged, else -32603. A later answer from
+    /// the application is suppressed.
+    pub fn end_listen(&mut self, acknowledged: bool) -> Result<Responded, SendError> {
+        if acknowledged {
+            return self.respond_as(false, true, &RawJson::EMPTY_OBJECT);
+        }
+        self.answer(false, true, |tx, e| {
+            let id = ErrorId::Id(e.id.as_ref());
+            Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Server closing", None::<&()>)?)
+        })
+    }
+
+    fn respond_as<R: Serialize + ?Sized>(
+        &mut self,
+        answered: bool,
+        replace: bool,
+        result: &R,
+    ) -> Result<Responded, SendError> {
+        let config = self.config;
+        self.answer(answered, replace, |tx, entry| {
+            let id = entry.id.as_ref();
+            let Some(ctx) = entry.modern.as_ref() else { return Ok(tx.result(id, result)?) };
+            let subscription = match ctx.listen {
+                Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
+                Some(_) => Some(id),
+                None => None,
+            };
+            let mut decoration = Decoration::new(&config.info, entry.method, ctx, config.cache, subscription);
+            tx.result_amended(id, result, &mut decoration)
+        })
     }
 
     /// Sends an error response and frees the slot.
@@ -132,14 +167,15 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, true, |tx, id| tx.error_with_data(ErrorId::Id(id), code, message, data))
+        self.answer(true, true, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
     /// suppressed.
     pub fn abandon(&mut self) -> Result<Responded, SendError> {
-        self.answer(false, true, |tx, id| {
-            tx.error_with_data(ErrorId::Id(id), ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)
+        self.answer(false, true, |tx, e| {
+            let id = ErrorId::Id(e.id.as_ref());
+            Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)?)
         })
     }
 
@@ -240,6 +276,25 @@ impl<'e> crate::session::IncomingRequest<'e> {
         message: Option<&str>,
     ) -> Result<Responded, SendError> {
         self.responder.progress(progress, total, message)
+    }
+
+    /// 2026-07-28: acknowledges this listen stream (a `subscriptions/listen` request)
+    /// with everything it asked for that this server can honour (its capabilities'
+    /// `listChanged` and `subscribe`, task ids with the tasks extension on both sides).
+    /// See [`Endpoint::acknowledge`](super::Endpoint::acknowledge) to grant less.
+    pub fn acknowledge(&mut self) -> Result<Responded, SendError> {
+        let asked = self.params.and_then(|p| p.get("notifications"));
+        let filter = asked.and_then(|n| n.decode::<crate::mcp::SubscriptionFilter<'_>>().ok()).unwrap_or_default();
+        let task_ids = asked.and_then(|n| n.get("taskIds")).and_then(|t| t.decode().ok());
+        self.responder.acknowledge(&filter, task_ids)
+    }
+
+    /// What a stateless request (2026-07-28) said about itself in `_meta`: its version,
+    /// the client's capabilities for it, whether it takes tasks, the log level it wants.
+    /// `None` for a request of a handshake session.
+    pub fn modern(&self) -> Option<super::ModernRequest> {
+        let (slot, serial) = (self.responder.slot(), self.responder.serial);
+        self.responder.table.get(slot, serial)?.modern.as_ref().map(super::modern::ModernCtx::view)
     }
 
     /// Whether the request asked for progress notifications.

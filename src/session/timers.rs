@@ -19,7 +19,7 @@ pub(crate) const EXPIRED_MESSAGE: &str = "Request not answered in time";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Timer {
-    /// Client: the `initialize` answer is overdue.
+    /// Client: the `initialize` answer (or the `server/discover` probe's) is overdue.
     Initialize,
     /// Nothing received for the keepalive's idle time: send a ping.
     KeepaliveIdle,
@@ -117,7 +117,13 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             return;
         }
         if self.timers.due(Timer::Initialize, now) {
-            self.shut_down(super::event::CloseReason::InitializeTimedOut);
+            if self.life.probe().is_some() {
+                // The `server/discover` probe went unanswered: a handshake-era server.
+                self.timers.set(Timer::Initialize, None);
+                self.probe_timed_out();
+            } else {
+                self.shut_down(super::event::CloseReason::InitializeTimedOut);
+            }
         }
         if self.timers.due(Timer::KeepaliveIdle, now) {
             let id = self.out.peek_id();
@@ -139,7 +145,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// Brings the singleton deadlines in line with the state they derive from; called
     /// whenever that state changes (input arrives, the phase or the ping changes).
     pub fn refresh_timers(&mut self) {
-        if !matches!(self.life.phase(), Phase::Initializing(_)) {
+        if !matches!(self.life.phase(), Phase::Initializing(_) | Phase::Discovering(_)) {
             self.timers.set(Timer::Initialize, None);
         }
         let keepalive = self.config.keepalive.filter(|_| self.life.ready_version().is_some() && !self.rx.is_closed());

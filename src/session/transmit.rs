@@ -116,6 +116,28 @@ impl<B: Buffer> Outbox<B> {
         FrameView::new(buf, &mut self.len, framing, origin.map(|o| o.0))
     }
 
+    /// How many bytes wait to be written out: a mark for [`truncate`](Self::truncate).
+    pub fn queued(&self) -> usize {
+        self.len - self.head
+    }
+
+    /// Drops the frames queued after the mark `queued` (a command that wrote several
+    /// frames and must take them all back; nothing was handed out in between).
+    pub fn truncate(&mut self, queued: usize) {
+        self.len = self.len.min(self.head + queued);
+    }
+
+    /// The bytes of a frame just written at `range` (as a writer from
+    /// [`to`](Self::to) returned it, before anything else changed the queue): the
+    /// message alone, without its header or newline.
+    pub fn frame(&self, range: core::ops::Range<usize>) -> &[u8] {
+        let bytes = self.buf.as_ref().get(range).unwrap_or_default();
+        match self.mode {
+            OutputMode::Lines => bytes.strip_suffix(b"\n").unwrap_or(bytes),
+            OutputMode::Messages => bytes.get(TAG_HEADER..).unwrap_or_default(),
+        }
+    }
+
     /// Whether nothing waits to be written out.
     pub fn is_empty(&self) -> bool {
         self.head == self.len

@@ -299,6 +299,11 @@ impl JsonOut<'_, '_> {
         self.out.escaped_str(s);
     }
 
+    /// An unsigned integer.
+    pub(crate) fn u64(&mut self, v: u64) {
+        self.out.u64(v);
+    }
+
     /// Any value, through serde.
     pub(crate) fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         to_out(self.out, value).map_err(EncodeError::from)
@@ -513,6 +518,151 @@ impl<'w> FrameView<'w> {
         self.push(|out| result_body(out, id, result))
     }
 
+    /// A result response whose result object `amend` adds members to (2026-07-28:
+    /// `resultType`, caching hints, `_meta` entries); see [`Amend`].
+    pub(crate) fn result_amended<R: Serialize + ?Sized, A: Amend>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        result: &R,
+        amend: &mut A,
+    ) -> Result<Range<usize>, A::Error> {
+        self.amended(
+            |out| {
+                out.put(JSONRPC);
+                out.put(b",\"id\":");
+                out.raw_json(id.as_token());
+                out.put(b",\"result\":");
+            },
+            Some(result),
+            amend,
+        )
+    }
+
+    /// A request whose params object (`{}` when there are none) `amend` adds members to
+    /// (2026-07-28: the per-request `_meta`, a retry's `inputResponses`); see [`Amend`].
+    pub(crate) fn request_amended<P: Serialize + ?Sized, A: Amend>(
+        &mut self,
+        id: RequestIdRef<'_>,
+        method: &str,
+        params: Option<&P>,
+        amend: &mut A,
+    ) -> Result<Range<usize>, A::Error> {
+        self.amended(
+            |out| {
+                out.put(JSONRPC);
+                out.put(b",\"id\":");
+                out.raw_json(id.as_token());
+                out.put(b",\"method\":");
+                out.escaped_str(method);
+                out.put(b",\"params\":");
+            },
+            params,
+            amend,
+        )
+    }
+
+    /// A notification whose params object `amend` adds members to (a listen stream's
+    /// `_meta.io.modelcontextprotocol/subscriptionId`); see [`Amend`].
+    pub(crate) fn notification_amended<P: Serialize + ?Sized, A: Amend>(
+        &mut self,
+        method: &str,
+        params: Option<&P>,
+        amend: &mut A,
+    ) -> Result<Range<usize>, A::Error> {
+        self.amended(
+            |out| {
+                out.put(JSONRPC);
+                out.put(b",\"method\":");
+                out.escaped_str(method);
+                out.put(b",\"params\":");
+            },
+            params,
+            amend,
+        )
+    }
+
+    /// One frame: `head`, then `value` (an object; `{}` if `None`) with what `amend`
+    /// adds, then `}`. Whole or not at all, as every frame.
+    ///
+    /// The object is serialized first, so that `amend` can see what it holds; the
+    /// members to add are then written after the frame, in the free part of the buffer,
+    /// and rotated into place: the `_meta` entries first (they go further in), then the
+    /// members that open the object. No scratch memory beyond the buffer itself.
+    fn amended<V: Serialize + ?Sized, A: Amend>(
+        &mut self,
+        head: impl FnOnce(&mut Out<'_>),
+        value: Option<&V>,
+        amend: &mut A,
+    ) -> Result<Range<usize>, A::Error> {
+        let capacity = self.buf.len();
+        let start = *self.len;
+        let body_start = start + if self.framing == Framing::Tagged { TAG_HEADER } else { 0 };
+        let mut out = Out::at(self.buf, body_start);
+        head(&mut out);
+        let obj_at = out.len();
+        match value {
+            Some(v) => object(&mut out, v)?,
+            None => out.put(b"{}"),
+        }
+        let obj_end = out.len();
+        out.byte(b'}');
+        if self.framing == Framing::Newline {
+            out.byte(b'\n');
+        }
+        if out.overflowed() {
+            // The object could not be looked at; the most `amend` could add bounds it.
+            let needed = out.len() + amend.bound() - start;
+            return Err(EncodeError::BufferTooSmall { needed, available: capacity - start }.into());
+        }
+        let end = out.len();
+        let object = RawJson::from_validated(&self.buf[obj_at..obj_end]);
+        let object_empty = first_inside(object.as_bytes()) == Some(b'}');
+        let plan = amend.plan(object)?;
+        let meta_inside = plan.meta_at.and_then(|at| {
+            let meta = self.buf.get(obj_at + at..obj_end)?;
+            Some((obj_at + at, first_inside(meta) == Some(b'}')))
+        });
+        // The insertions, written past the frame: the `_meta` entries, then the members.
+        let mut out = Out::at(self.buf, end);
+        if let (true, Some((_, empty))) = (plan.meta, meta_inside) {
+            amend.meta(&plan, &mut JsonOut { out: &mut out })?;
+            if !empty {
+                out.byte(b',');
+            }
+        }
+        let meta_len = out.len() - end;
+        let new_meta = plan.meta && meta_inside.is_none();
+        if plan.top || new_meta {
+            if plan.top {
+                amend.top(&plan, &mut JsonOut { out: &mut out })?;
+            }
+            if new_meta {
+                if plan.top {
+                    out.byte(b',');
+                }
+                out.put(b"\"_meta\":{");
+                amend.meta(&plan, &mut JsonOut { out: &mut out })?;
+                out.byte(b'}');
+            }
+            if !object_empty {
+                out.byte(b',');
+            }
+        }
+        let total = out.len();
+        if out.overflowed() {
+            return Err(EncodeError::BufferTooSmall { needed: total - start, available: capacity - start }.into());
+        }
+        let top_len = total - end - meta_len;
+        if let (true, Some((meta_at, _))) = (meta_len > 0, meta_inside) {
+            self.buf[meta_at + 1..end + meta_len].rotate_right(meta_len);
+        }
+        if top_len > 0 {
+            self.buf[obj_at + 1..total].rotate_right(top_len);
+        }
+        self.seal(start, total);
+        Ok(start..total)
+    }
+
     pub(crate) fn error(
         &mut self,
         id: ErrorId<'_>,
@@ -531,6 +681,105 @@ impl<'w> FrameView<'w> {
     ) -> Result<Range<usize>, EncodeError> {
         self.push(|out| error_body(out, id, code, message, data))
     }
+}
+
+/// What [`FrameView`]'s amended frames add to the object they carry: members that open
+/// the object, and entries that open its `_meta` (which is created when the object has
+/// none). The object is looked at as written before anything is added.
+pub(crate) trait Amend {
+    /// What refusing the object looks like (encoding errors convert into it).
+    type Error: From<EncodeError>;
+    /// Looks at the object as written (valid JSON) and says what to add, or refuses it.
+    fn plan(&mut self, object: RawJson<'_>) -> Result<Plan, Self::Error>;
+    /// Writes the members that open the object, separated by commas, with none after
+    /// the last (called when [`Plan::top`] is set).
+    fn top(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+    /// Writes the entries that open `_meta`, the same way (called when [`Plan::meta`]
+    /// is set).
+    fn meta(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError>;
+    /// The most `top` and `meta` can write together, a new `"_meta":{…}` and the commas
+    /// included: what a frame whose object did not fit reports as needed on top.
+    fn bound(&self) -> usize;
+}
+
+/// What an [`Amend`] adds to one object.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Plan {
+    /// Members open the object.
+    pub top: bool,
+    /// Entries open `_meta`.
+    pub meta: bool,
+    /// Where the object's `_meta` value (an object) starts in the object's text, if it
+    /// has one.
+    pub meta_at: Option<usize>,
+}
+
+/// Whether `json` (valid JSON text) may have a member named one of `names` at any depth:
+/// `false` means certainly not, so that an [`Amend`] can skip walking the object. A
+/// quick pass over the bytes: each quote is followed by a name and a closing quote?
+pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
+    // The names' first bytes, to look at most quotes no further.
+    let mut firsts = 0u128;
+    for n in names {
+        if let Some(&b) = n.first() {
+            firsts |= 1 << (b & 127);
+        }
+    }
+    let mut at = 0;
+    while let Some(q) = next_quote(json, at) {
+        let rest = json.get(q + 1..).unwrap_or_default();
+        if rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
+            && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
+        {
+            return true;
+        }
+        at = q + 1;
+    }
+    false
+}
+
+/// The offset of the next `"` from `i`: blocks without one skipped, then eight bytes at a
+/// time.
+#[inline]
+fn next_quote(buf: &[u8], mut i: usize) -> Option<usize> {
+    // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
+    // there (see `find`); elsewhere eight bytes at a time: quotes are close together in
+    // JSON, so words, not blocks.
+    if !super::find::COMPACT {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        while let Some(chunk) = buf.get(i..i.saturating_add(8)).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+            let x = u64::from_le_bytes(chunk) ^ (LO * u64::from(b'"'));
+            let m = x.wrapping_sub(LO) & !x & HI;
+            if m != 0 {
+                return Some(i + (m.trailing_zeros() / 8) as usize);
+            }
+            i += 8;
+        }
+    }
+    buf.get(i..)?.iter().position(|&b| b == b'"').map(|p| i + p)
+}
+
+/// How many bytes `value` serializes to, counted without being stored.
+pub(crate) fn measure<T: Serialize + ?Sized>(value: &T) -> usize {
+    let mut none = [0u8; 0];
+    let mut out = Out::new(&mut none);
+    let _ = to_out(&mut out, value);
+    out.len()
+}
+
+/// How many bytes `write` writes, counted without being stored.
+pub(crate) fn measure_with(write: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>) -> usize {
+    let mut none = [0u8; 0];
+    let mut out = Out::new(&mut none);
+    let _ = write(&mut JsonOut { out: &mut out });
+    out.len()
+}
+
+/// The first byte after an object's opening brace that is not whitespace (raw JSON is
+/// written verbatim, spaces included).
+fn first_inside(object: &[u8]) -> Option<u8> {
+    object.iter().skip(1).copied().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 fn method_and_params<P: Serialize + ?Sized>(

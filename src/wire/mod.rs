@@ -83,7 +83,9 @@ pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanEr
 pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
-pub(crate) use encode::{FrameView, Framing, JsonOut, TAG_HEADER, read_tag};
+pub(crate) use encode::{
+    Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, may_have_member, measure, measure_with, read_tag,
+};
 pub(crate) use find::COMPACT;
 pub(crate) use navigate::batch_element;
 

@@ -11,7 +11,9 @@ use std::time::Duration;
 use mcp_sansio::mcp::{Method, ProtocolVersion, Role};
 use std::collections::HashMap;
 
-use mcp_sansio::session::{Config, Endpoint, Event, Misbehavior, Output, PendingRequest, Responded, SendError};
+use mcp_sansio::session::{
+    Config, Endpoint, Era, Event, Misbehavior, Output, PendingRequest, Responded, RetryTicket, SendError,
+};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::RawJson;
 
@@ -33,6 +35,11 @@ pub enum Ev {
     PeerUnresponsive,
     Misbehavior(String),
     Closed { reason: String },
+    InputRequired { id: String, result: String },
+    TaskCreated { id: String, task: String },
+    ResultRejected { id: String, problem: String },
+    Subscribed { id: String, granted: String },
+    SubscriptionEnded { id: String, cancelled: bool },
 }
 
 fn text(b: &[u8]) -> String {
@@ -78,6 +85,17 @@ pub fn own(ev: &Event<'_>) -> Ev {
         Event::PeerUnresponsive { .. } => Ev::PeerUnresponsive,
         Event::Misbehavior(m) => Ev::Misbehavior(misbehavior(m)),
         Event::Closed { reason } => Ev::Closed { reason: format!("{reason:?}") },
+        Event::InputRequired { id, result, .. } => {
+            Ev::InputRequired { id: id.to_string(), result: text(result.as_bytes()) }
+        }
+        Event::TaskCreated { id, task, .. } => Ev::TaskCreated { id: id.to_string(), task: text(task.as_bytes()) },
+        Event::ResultRejected { id, problem, .. } => {
+            Ev::ResultRejected { id: id.to_string(), problem: format!("{problem:?}") }
+        }
+        Event::Subscribed { id, granted } => Ev::Subscribed { id: id.to_string(), granted: text(granted.as_bytes()) },
+        Event::SubscriptionEnded { id, cancelled } => {
+            Ev::SubscriptionEnded { id: id.to_string(), cancelled: *cancelled }
+        }
         other => panic!("unexpected event {other:?}"),
     }
 }
@@ -131,8 +149,10 @@ pub fn raw(text: &'static [u8]) -> RawJson<'static> {
     RawJson::parse(text).unwrap()
 }
 
+/// A handshake-era client (the era pinned: the tests of the handshake expect it to open
+/// with `initialize`; the stateless era has tests of its own).
 pub fn client_config() -> Config<'static> {
-    Config::new(Role::Client, raw(CLIENT_INFO)).capabilities(raw(CLIENT_CAPS))
+    Config::new(Role::Client, raw(CLIENT_INFO)).capabilities(raw(CLIENT_CAPS)).era(Era::Legacy)
 }
 
 pub fn server_config() -> Config<'static> {
@@ -161,6 +181,8 @@ pub struct Side<const IN: usize = 4> {
     /// The peer's requests delivered, by id token, the latest for each id: what an
     /// application keeps to answer later.
     pub pending: HashMap<String, PendingRequest>,
+    /// The retry tickets of `input_required` results, by the id of the request answered.
+    pub tickets: HashMap<String, RetryTicket>,
 }
 
 impl<const IN: usize> Side<IN> {
@@ -174,13 +196,25 @@ impl<const IN: usize> Side<IN> {
             eof_pending: false,
             seen: 0,
             pending: HashMap::new(),
+            tickets: HashMap::new(),
         }
     }
 
     /// Records an event: its owned form, and a request's [`PendingRequest`].
-    pub fn record(events: &mut Vec<Ev>, pending: &mut HashMap<String, PendingRequest>, ev: &Event<'_>) {
-        if let Event::Request(r) = ev {
-            pending.insert(text(r.id.as_token()), r.pending());
+    pub fn record(
+        events: &mut Vec<Ev>,
+        pending: &mut HashMap<String, PendingRequest>,
+        tickets: &mut HashMap<String, RetryTicket>,
+        ev: &Event<'_>,
+    ) {
+        match ev {
+            Event::Request(r) => {
+                pending.insert(text(r.id.as_token()), r.pending());
+            }
+            Event::InputRequired { id, retry, .. } => {
+                tickets.insert(id.to_string(), *retry);
+            }
+            _ => {}
         }
         events.push(own(ev));
     }
@@ -203,7 +237,7 @@ impl<const IN: usize> Side<IN> {
                     self.sent.extend_from_slice(&bytes);
                     self.pipe.extend_from_slice(&bytes);
                 }
-                Output::Event(ev) => Self::record(&mut self.events, &mut self.pending, &ev),
+                Output::Event(ev) => Self::record(&mut self.events, &mut self.pending, &mut self.tickets, &ev),
                 Output::Idle { .. } => return any,
             }
             any = true;

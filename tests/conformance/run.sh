@@ -28,7 +28,10 @@
 #   0.2.0   client --requirements 2025-11-25              must pass, but for the auth/* ones
 #                                                         that need signing keys (reported,
 #                                                         with why: the known list below)
-#   0.2.0   server and client --requirements 2026-07-28   reported only (issue 10)
+#   0.2.0   server --requirements 2026-07-28              must pass but the tasks extension's
+#                                                         scenarios (the suite does not score
+#                                                         them: reported)
+#   0.2.0   client --requirements 2026-07-28              reported only
 # The client command is `examples/client --http`; the suite runs `<command> <url>` with
 # the scenario in MCP_CONFORMANCE_SCENARIO. examples/server --http must print `listening on
 # http://ADDR` on stderr when ready; the suite reaches it at http://127.0.0.1:PORT/mcp.
@@ -184,7 +187,7 @@ for side in "${sides[@]}"; do
         run "0.1.16 server active" required "${suite1[@]}" server --url "$url"
         run "0.1.16 server pending" required "${suite1[@]}" server --url "$url" --suite pending
         run "0.2.0 server 2025-11-25" required "${suite2[@]}" server --url "$url" --requirements 2025-11-25
-        [ "$modern" = 0 ] || run "0.2.0 server 2026-07-28" reported "${suite2[@]}" server --url "$url" --requirements 2026-07-28
+        [ "$modern" = 0 ] || run "0.2.0 server 2026-07-28" required-core "${suite2[@]}" server --url "$url" --requirements 2026-07-28
     else
         if [ -n "$client_problem" ]; then
             for r in "0.1.16 client" "0.2.0 client 2025-11-25"; do fail_run "$r" "$client_problem"; done

@@ -12,9 +12,11 @@ RUN names the run (e.g. "0.1.16 server active"), LOG is the suite's output, OUT_
             as resumption in server-sse-polling, only shows as a warning)
   FAIL      otherwise, under POLICY "required" (or "required-but-auth": the auth/*
             scenarios excepted, for a client that does no OAuth, the stand-in)
-  reported  the result of a scenario that does not count: POLICY "reported" (the
-            2026-07-28 runs), auth/* under "required-but-auth", or a --known one (with
-            the reason)
+  reported  the result of a scenario that does not count: POLICY "reported", auth/*
+            under "required-but-auth", a --known one (with the reason), or, under POLICY
+            "required-core" (the 2026-07-28 server run), an extension's scenario, which
+            the suite's own "Not scored" list marks "(extension)" (the tasks extension);
+            its "(pending)" scenarios count
 
 --table prints the rows grouped by run and exits 1 if any row is FAIL. Stdlib only.
 """
@@ -38,11 +40,20 @@ def scenario_of(out_dir, checks_path):
 def verdicts(run, log, out_dir, policy, known):
     marks = {}
     text = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
+    unscored = False
     for line in text.splitlines():
+        if line.startswith("Not scored for"):
+            unscored = True
         m = MARK.match(line)
         if m:
             # The "Not scored" list repeats scenarios with a note; keep the first mark.
             marks.setdefault(m[2], (m[1] == "✓", m[3]))
+        elif unscored and policy == "required-core":
+            ext = re.match(r"^\s*(✓|✗)\s+(\S+)\s+\(extension\)\s*$", line)
+            if ext:
+                known.setdefault(ext[2], "an extension's scenario: the suite does not score it")
+    if policy == "required-core":
+        policy = "required"
     checks = {}
     for f in glob.glob(os.path.join(out_dir, "**", "checks.json"), recursive=True):
         try:

@@ -37,7 +37,11 @@ type ServerEndpoint = Endpoint<'static, 8, 8>;
 pub fn client_endpoint(versions: Option<mcp_sansio::mcp::VersionSet>) -> ClientEndpoint {
     let info = RawJson::parse(br#"{"name":"pair-client","version":"1"}"#).unwrap();
     let caps = RawJson::parse(br#"{"sampling":{}}"#).unwrap();
-    let mut config = Config::new(Role::Client, info).capabilities(caps).output(OutputMode::Messages);
+    // The server side of the pair is the handshake era's (sessions from initialize).
+    let mut config = Config::new(Role::Client, info)
+        .capabilities(caps)
+        .output(OutputMode::Messages)
+        .era(mcp_sansio::session::Era::Legacy);
     if let Some(v) = versions {
         config = config.versions(v);
     }

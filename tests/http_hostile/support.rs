@@ -252,6 +252,13 @@ impl Raw {
         Ok(r)
     }
 
+    /// What was read past the last answer's head and not handed out yet (the first bytes
+    /// of a stream `response` left open). For tests/http_modern.
+    #[allow(dead_code)]
+    pub fn take_buffered(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+
     /// Reads a whole SSE body after `response` returned `streaming` (until the server ends
     /// it), for answers to POSTed requests.
     pub fn rest_of_stream(&mut self, r: &mut Resp) -> io::Result<()> {

@@ -68,6 +68,10 @@ pub(crate) struct HeadFacts {
     pub challenged: bool,
     /// This is an `initialize` POST that may still fall back to HTTP+SSE.
     pub may_fall_back: bool,
+    /// The POST carried a 2026-07-28 request: a refusal's JSON body (-32022 with the
+    /// supported versions, -32021, -32020, -32601 with 404) is its answer, read like
+    /// any other, so that the session can retry or tell the era by it.
+    pub modern: bool,
 }
 
 /// Decides what a response head means.
@@ -92,6 +96,9 @@ pub(crate) fn head(status: u16, f: HeadFacts) -> Head {
             (true, Body::Other) if !f.out.expects_response() => Head::Accepted,
             (true, Body::Other) => Head::BadContentType,
             (false, _) if f.may_fall_back && matches!(status, 400 | 404 | 405) => Head::FallBack,
+            (false, Body::Json) if f.modern && f.out.expects_response() && (400..500).contains(&status) => {
+                Head::ReadJson
+            }
             (false, _) if status == 404 && f.carried_session => Head::SessionExpired,
             (false, _) => Head::Refused,
         },
@@ -138,7 +145,7 @@ mod tests {
     use ExchangeKind::*;
 
     fn facts(kind: ExchangeKind, out: OutKind, body: Body) -> HeadFacts {
-        HeadFacts { kind, out, body, carried_session: false, challenged: false, may_fall_back: false }
+        HeadFacts { kind, out, body, carried_session: false, challenged: false, may_fall_back: false, modern: false }
     }
 
     #[test]
@@ -168,6 +175,14 @@ mod tests {
         assert_eq!(head(401, req(Body::Json)), Head::Auth);
         assert_eq!(head(403, req(Body::Json)), Head::Refused);
         assert_eq!(head(403, HeadFacts { challenged: true, ..req(Body::Json) }), Head::Auth);
+        // A 2026-07-28 request's refusal is read: its JSON-RPC error is the answer.
+        let modern = HeadFacts { modern: true, ..req(Body::Json) };
+        for s in [400, 404] {
+            assert_eq!(head(s, modern), Head::ReadJson, "{s}");
+        }
+        assert_eq!(head(400, HeadFacts { body: Body::Other, ..modern }), Head::Refused);
+        assert_eq!(head(500, modern), Head::Refused);
+        assert_eq!(head(401, modern), Head::Auth);
     }
 
     #[test]

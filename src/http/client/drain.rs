@@ -79,6 +79,7 @@ impl<const X: usize> HttpClient<'_, X> {
                 slot.live = true;
                 // A connection counts as fruitful only for what it brings itself.
                 slot.fruitful = false;
+                slot.refused = None;
                 slot.carried_session = slot.kind != ExchangeKind::LegacyPost
                     && slot.kind != ExchangeKind::LegacyStream
                     && !(slot.kind == ExchangeKind::Post && slot.out == OutKind::Initialize)
@@ -171,6 +172,16 @@ impl<const X: usize> HttpClient<'_, X> {
                 let kind = slot.kind;
                 let exchange = slot.id;
                 let incoming = inspect(&slot.store.raw_ref()[..len]);
+                if let Some(status) = slot.refused
+                    && request
+                    && incoming.answers.is_none()
+                {
+                    // A refusal that names no request (a server that could not read it,
+                    // or one of the handshake era refusing a request without a session):
+                    // the request is lost, as with a bare status.
+                    slot.stage = Stage::Lost(LostReason::Status(status));
+                    return;
+                }
                 self.on_incoming(kind, incoming);
                 self.message = Some(Pending { slot: i, exchange, json: Some(len) });
             }

@@ -232,6 +232,9 @@ pub(crate) struct Slot<'a> {
     pub request: Option<RequestId>,
     /// The request carried `Mcp-Session-Id`.
     pub carried_session: bool,
+    /// A 2026-07-28 request was refused with this status and a JSON body that is read
+    /// for its answer (see `HeadFacts::modern`).
+    pub refused: Option<u16>,
     /// The awaited response has been seen.
     pub answered: bool,
     /// Reconnection attempts in a row that brought nothing new.
@@ -257,6 +260,7 @@ impl<'a> Slot<'a> {
             body_len: 0,
             request: None,
             carried_session: false,
+            refused: None,
             answered: false,
             attempts: 0,
             auth_tries: 0,
@@ -301,6 +305,7 @@ impl<'a> Slot<'a> {
         self.auth_tries = 0;
         self.fruitful = false;
         self.carried_session = false;
+        self.refused = None;
         self.body_len = 0;
     }
 }

@@ -78,6 +78,8 @@ impl<const X: usize> HttpClient<'_, X> {
                 && self.config.mode == super::config::TransportMode::Auto
                 && !self.streamable_seen
                 && !self.legacy_known,
+            modern: slot.kind == ExchangeKind::Post
+                && super::request::is_modern(slot.store.raw_ref().get(..slot.body_len).unwrap_or(&[])),
         };
         let decision = decide::head(status, facts);
         if (200..300).contains(&status) && slot.kind == ExchangeKind::Post {
@@ -85,7 +87,12 @@ impl<const X: usize> HttpClient<'_, X> {
             self.on_post_accepted(i, &seen);
         }
         match decision {
-            Head::ReadJson => self.slots[i].stage = Stage::Reading { mode: BodyMode::Json { len: 0 }, ended: None },
+            Head::ReadJson => {
+                if !(200..300).contains(&status) {
+                    self.slots[i].refused = Some(status);
+                }
+                self.slots[i].stage = Stage::Reading { mode: BodyMode::Json { len: 0 }, ended: None }
+            }
             Head::ReadSse => self.open_stream(i),
             Head::Accepted => self.slots[i].stage = Stage::Reading { mode: BodyMode::Discard, ended: None },
             Head::AcceptedRequest => {

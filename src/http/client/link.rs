@@ -23,7 +23,7 @@
 //!
 //! A whole client session on a virtual clock, with a scripted server standing in for
 //! the network (a real adapter hands each request to its HTTP stack and feeds back what
-//! comes): the handshake, then a tool call answered as an event stream.
+//! comes): the probe, the handshake, then a tool call answered as an event stream.
 //!
 //! ```
 //! use mcp_sansio::http::client::{ClientConfig, ExchangeId, HttpClient, Link, Step};
@@ -40,12 +40,17 @@
 //! let mut http: HttpClient = HttpClient::new(http_config, &mut storage).unwrap();
 //! let mut link = Link::new();
 //!
-//! // The scripted server: (status, content type, body) for each POST, by method.
+//! // The scripted server, of the handshake era: (status, content type, body) for each
+//! // POST, by method. The client's first POST is its 2026-07-28 probe
+//! // (`server/discover`), which such a server refuses for want of a session: the client
+//! // falls back to `initialize`.
 //! fn serve(body: &str) -> (u16, &'static str, String) {
-//!     if body.contains(r#""method":"initialize""#) {
-//!         (200, "application/json", r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#.into())
+//!     if body.contains(r#""method":"server/discover""#) {
+//!         (400, "application/json", r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Mcp-Session-Id header is required"}}"#.into())
+//!     } else if body.contains(r#""method":"initialize""#) {
+//!         (200, "application/json", r#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#.into())
 //!     } else if body.contains(r#""method":"tools/call""#) {
-//!         (200, "text/event-stream", "id: 7-1-0\nretry: 1000\ndata: \n\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n".into())
+//!         (200, "text/event-stream", "id: 7-1-0\nretry: 1000\ndata: \n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[]}}\n\n".into())
 //!     } else {
 //!         (202, "", String::new())
 //!     }

@@ -149,7 +149,7 @@ pub fn classify_with<'r, H: Headers + ?Sized>(
         None => None,
         Some(v) => {
             let v = protocol_version(v).map_err(|_| Refusal::BadRequest(BadRequest::UnknownProtocolVersion))?;
-            if !config.versions.contains(v) || !v.has_handshake() {
+            if !config.versions.contains(v) {
                 return Err(Refusal::BadRequest(BadRequest::UnsupportedProtocolVersion));
             }
             Some(v)

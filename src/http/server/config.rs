@@ -95,7 +95,8 @@ pub struct ServerConfig<'a> {
     pub origins: OriginPolicy<'a>,
     /// The `Host` check.
     pub hosts: HostPolicy<'a>,
-    /// The protocol versions served (every handshake version by default).
+    /// The protocol versions served (every version, both eras, by default: a POST of the
+    /// stateless era carries no session id and is served on its own).
     pub versions: VersionSet,
     /// The largest POST body accepted, in bytes; longer ones get 413.
     pub max_body: usize,
@@ -139,7 +140,7 @@ impl<'a> ServerConfig<'a> {
             legacy_post_path: "/messages",
             origins: OriginPolicy::Allowed { list: &[], loopback: true },
             hosts: HostPolicy::Loopback,
-            versions: VersionSet::HANDSHAKE,
+            versions: VersionSet::ALL,
             max_body: DEFAULT_MAX_BODY,
             get_stream: true,
             delete: true,

@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`classify`], [`classify_with`] | the request head: route, `Host`, `Origin`, method, auth verdict, `Accept`, `Content-Type`, `Content-Length` cap, session and version headers; the order is in its docs |
 //! | [`check_session_version`] | `MCP-Protocol-Version` against the session's negotiated version |
+//! | [`is_modern_post`], [`check_modern_headers`] | a 2026-07-28 POST (no session): its `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` against the body (400, -32020) |
 //! | [`classify_body`] | one message (a batch only under 2025-03-26); 202 for notifications and responses; -32700 / -32600 |
 //! | [`Refusal`] | every refusal's status, fields and id-less JSON-RPC error body |
 //! | [`ok_head`], [`empty_response`] | the 200 (JSON or SSE, with `Cache-Control: no-cache` and `X-Accel-Buffering: no`), 202 and DELETE heads |
@@ -142,6 +143,7 @@ mod classify;
 mod config;
 mod log;
 mod mac;
+mod modern;
 mod refusal;
 mod request;
 mod response;
@@ -154,6 +156,10 @@ pub use classify::{Classified, RequestKind, check_session_version, classify, cla
 pub use config::{
     AuthChallenge, DEFAULT_IDLE_TIMEOUT, DEFAULT_KEEPALIVE, DEFAULT_MAX_BODY, DEFAULT_RETRY_MS, HostPolicy,
     JsonResponses, OriginPolicy, ServerConfig,
+};
+pub use modern::{
+    HeaderMismatch, MAX_DECODED_HEADER, ParamHeader, check_modern_headers, check_param_headers, is_modern_post,
+    modern_error_status, request_meta,
 };
 pub use refusal::{AuthVerdict, BadRequest, Refusal, SESSION_NOT_FOUND, TRANSPORT_ERROR};
 pub use request::{Headers, RequestHead};

@@ -8,6 +8,7 @@
 use core::fmt;
 
 use super::config::ServerConfig;
+use super::modern::HeaderMismatch;
 use super::response::{BufferTooSmall, Response, ResponseWriter};
 use crate::ProtocolVersion;
 use crate::http::headers::write_challenge;
@@ -52,6 +53,9 @@ pub enum BadRequest {
     InvalidMessage(Rule),
     /// `initialize` in a batch, which 2025-03-26 forbids (-32600).
     InitializeInBatch,
+    /// A 2026-07-28 request's standard headers are missing or disagree with its body
+    /// (-32020, see [`check_modern_headers`](super::check_modern_headers)).
+    HeaderMismatch(HeaderMismatch),
 }
 
 impl BadRequest {
@@ -59,6 +63,7 @@ impl BadRequest {
         match self {
             Self::InvalidJson => ErrorCode::PARSE_ERROR,
             Self::InvalidMessage(_) | Self::InitializeInBatch => ErrorCode::INVALID_REQUEST,
+            Self::HeaderMismatch(_) => ErrorCode::HEADER_MISMATCH,
             _ => TRANSPORT_ERROR,
         }
     }
@@ -79,6 +84,7 @@ impl BadRequest {
             Self::InvalidJson => "Parse error: the body is not valid JSON",
             Self::InvalidMessage(rule) => rule.describe(),
             Self::InitializeInBatch => "initialize must not be part of a batch",
+            Self::HeaderMismatch(m) => m.message(),
         }
     }
 }
@@ -292,6 +298,12 @@ mod tests {
         );
         assert!(written(Refusal::Busy, &c, None).starts_with("503 Retry-After: 5\r\n"));
         assert!(written(Refusal::BadRequest(BadRequest::InvalidJson), &c, None).contains("\"code\":-32700"));
+        let mismatch = Refusal::BadRequest(BadRequest::HeaderMismatch(HeaderMismatch::MissingMethod));
+        assert_eq!(
+            written(mismatch, &c, Some(ProtocolVersion::V2026_07_28)),
+            "400 Content-Type: application/json\r\n\
+             {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32020,\"message\":\"Header mismatch: Mcp-Method header is required\"}}"
+        );
     }
 
     #[test]

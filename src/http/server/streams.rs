@@ -259,13 +259,24 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.legacy.is_some()
     }
 
+    /// Answers with plain JSON whenever the response is the first message (a
+    /// 2026-07-28 POST: its refusals need a status of their own, and nothing resumes).
+    pub fn prefer_json(&mut self) {
+        self.config.json_responses = JsonResponses::WhenPossible;
+    }
+
     /// Sets the negotiated version (after `initialize`): it decides priming.
     pub fn set_version(&mut self, version: ProtocolVersion) {
         self.version = Some(version);
     }
 
     fn primes(&self) -> bool {
-        self.legacy.is_none() && self.version.is_some_and(|v| v >= ProtocolVersion::V2025_11_25)
+        self.legacy.is_none() && self.version.is_some_and(|v| v >= ProtocolVersion::V2025_11_25 && v.has_handshake())
+    }
+
+    /// A 2026-07-28 exchange: no resumability, so no event ids and no priming.
+    fn stateless(&self) -> bool {
+        self.version.is_some_and(|v| !v.has_handshake())
     }
 
     fn conn_index(&self, exchange: u32) -> Option<usize> {
@@ -660,8 +671,10 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
             if let Some((r, at, next)) = self.log.next_of_from(c.stream, c.cursor, c.hint) {
                 let (seq, stream) = (r.seq, r.stream);
                 c.hint = at;
+                let stateless = self.stateless();
                 let done = match (c.mode, self.legacy.is_some()) {
                     (Mode::Json, _) => copy_pieces(&[r.bytes], &mut c.partial, out, &mut n),
+                    _ if stateless => copy_pieces(&[b"data: ", r.bytes, b"\n\n"], &mut c.partial, out, &mut n),
                     (_, true) => {
                         copy_pieces(&[b"event: message\ndata: ", r.bytes, b"\n\n"], &mut c.partial, out, &mut n)
                     }

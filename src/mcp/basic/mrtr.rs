@@ -9,9 +9,11 @@ use serde::{Serialize, Serializer};
 
 use super::meta::Meta;
 use super::{EmptyParams, ResultType};
-use crate::mcp::client::elicitation::ElicitParams;
-use crate::mcp::client::sampling::CreateMessageParams;
+use crate::mcp::client::elicitation::{ElicitParams, ElicitResult};
+use crate::mcp::client::roots::ListRootsResult;
+use crate::mcp::client::sampling::{CreateMessageParams, CreateMessageResult};
 use crate::mcp::seq::Map;
+use crate::mcp::{Capability, CapabilitySet};
 use crate::wire::{JsonStr, RawJson};
 
 /// A request the server needs the client to fulfil: `{method, params}`, without
@@ -117,6 +119,157 @@ impl<'a> InputRequiredResult<'a> {
     }
 }
 
+/// Why an input request may not be put in an [`InputRequiredResult`] for this client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InputRequestError {
+    /// The client did not declare this capability for the request (the specification:
+    /// a server MUST NOT ask for it).
+    NotDeclared(Capability),
+    /// Not an `elicitation/create`, `sampling/createMessage` or `roots/list` request.
+    NotAnInputRequest,
+}
+
+impl InputRequest<'_> {
+    /// The client capability this input request needs: `elicitation.form` or
+    /// `elicitation.url` by mode, `sampling` (`sampling.tools` when it offers tools),
+    /// `roots`.
+    pub fn needs(&self) -> Option<Capability> {
+        Some(match self {
+            Self::Elicit(ElicitParams::Form(_)) => Capability::ElicitationForm,
+            Self::Elicit(ElicitParams::Url(_)) => Capability::ElicitationUrl,
+            Self::CreateMessage(p) if p.tools.is_some() => Capability::SamplingTools,
+            Self::CreateMessage(_) => Capability::Sampling,
+            Self::ListRoots(_) => Capability::Roots,
+            Self::Other(_) => return None,
+        })
+    }
+}
+
+impl<'a> InputRequiredResult<'a> {
+    /// A result asking for `requests`, refused if one of them needs a capability the
+    /// client did not declare (`declared`: the request's client capability flags, as
+    /// [`ModernRequest::client_capabilities`](crate::session::ModernRequest) gives them).
+    pub fn for_client(
+        declared: CapabilitySet,
+        requests: &'a [(JsonStr<'a>, InputRequest<'a>)],
+        state: Option<JsonStr<'a>>,
+    ) -> Result<Self, InputRequestError> {
+        for (_, request) in requests {
+            let needs = request.needs().ok_or(InputRequestError::NotAnInputRequest)?;
+            if !declared.contains(needs) {
+                return Err(InputRequestError::NotDeclared(needs));
+            }
+        }
+        Ok(Self::new(requests, state))
+    }
+}
+
+/// What a server asked for under one `inputRequests` key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InputKind {
+    /// `elicitation/create`: answered with an `ElicitResult`.
+    Elicitation,
+    /// `sampling/createMessage`: answered with a `CreateMessageResult`.
+    Sampling,
+    /// `roots/list`: answered with a `ListRootsResult`.
+    Roots,
+}
+
+/// One answer of a retry's `inputResponses`, decoded by what was asked under its key.
+///
+/// A borrowed view that lives on the stack while a retry is checked: the variants'
+/// sizes differ (a sampling result is the largest), and boxing is not an option in a
+/// core without an allocator.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InputResponse<'a> {
+    /// The answer to an elicitation.
+    Elicit(ElicitResult<'a>),
+    /// The answer to a sampling request.
+    Sampling(CreateMessageResult<'a>),
+    /// The client's roots.
+    Roots(ListRootsResult<'a>),
+}
+
+/// Why a retry's `inputResponses` do not answer what the server asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InputResponsesError<'k> {
+    /// The key was not answered (or the request carried no `inputResponses` at all):
+    /// ask again with a new `input_required` result, as the specification suggests.
+    Missing(&'k str),
+    /// The answer under this key has the wrong shape: a protocol error (-32602).
+    Invalid(&'k str),
+    /// `inputResponses` is not an object: a protocol error (-32602).
+    NotAnObject,
+}
+
+impl InputResponsesError<'_> {
+    /// The JSON-RPC error code for the errors that are protocol errors (`None` for
+    /// [`Missing`](Self::Missing), which asks again instead).
+    pub const fn code(&self) -> Option<crate::wire::ErrorCode> {
+        match self {
+            Self::Missing(_) => None,
+            Self::Invalid(_) | Self::NotAnObject => Some(crate::wire::ErrorCode::INVALID_PARAMS),
+        }
+    }
+}
+
+/// A retry's `inputResponses`, checked against what was asked: every key answered with
+/// the right shape. Keys the server did not ask for are ignored, as the specification
+/// asks.
+#[derive(Clone, Copy, Debug)]
+pub struct InputAnswers<'a, 'k> {
+    responses: RawJson<'a>,
+    asked: &'k [(&'k str, InputKind)],
+}
+
+impl<'a, 'k> InputAnswers<'a, 'k> {
+    /// Checks `responses` (the retry's `params.inputResponses`, `None` if absent) against
+    /// `asked`.
+    pub fn check(
+        responses: Option<RawJson<'a>>,
+        asked: &'k [(&'k str, InputKind)],
+    ) -> Result<Self, InputResponsesError<'k>> {
+        let Some(responses) = responses else {
+            return match asked.first() {
+                Some((key, _)) => Err(InputResponsesError::Missing(key)),
+                None => Ok(Self { responses: RawJson::EMPTY_OBJECT, asked }),
+            };
+        };
+        if !responses.is_object() {
+            return Err(InputResponsesError::NotAnObject);
+        }
+        let answers = Self { responses, asked };
+        for (key, _) in asked {
+            match answers.decode(key) {
+                None => return Err(InputResponsesError::Missing(key)),
+                Some(Err(())) => return Err(InputResponsesError::Invalid(key)),
+                Some(Ok(_)) => {}
+            }
+        }
+        Ok(answers)
+    }
+
+    fn decode(&self, key: &str) -> Option<Result<InputResponse<'a>, ()>> {
+        let (_, kind) = self.asked.iter().find(|(k, _)| *k == key)?;
+        let value = self.responses.get(key)?;
+        Some(match kind {
+            InputKind::Elicitation => value.decode().map(InputResponse::Elicit).map_err(|_| ()),
+            InputKind::Sampling => value.decode().map(InputResponse::Sampling).map_err(|_| ()),
+            InputKind::Roots => value.decode().map(InputResponse::Roots).map_err(|_| ()),
+        })
+    }
+
+    /// The answer under `key` (one of the keys asked).
+    pub fn get(&self, key: &str) -> Option<InputResponse<'a>> {
+        self.decode(key)?.ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +299,44 @@ mod tests {
         let text = serde_json::to_string(&r).unwrap();
         let back: InputRequiredResult<'_> = RawJson::parse(text.as_bytes()).unwrap().decode().unwrap();
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn a_retry_answers_every_key_with_the_right_shape() {
+        let asked =
+            [("user_name", InputKind::Elicitation), ("capital", InputKind::Sampling), ("roots", InputKind::Roots)];
+        let responses = RawJson::parse(
+            br#"{"user_name":{"action":"accept","content":{"name":"Alice"}},
+                "capital":{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m"},
+                "roots":{"roots":[{"uri":"file:///r"}]},"extra":12345}"#,
+        )
+        .unwrap();
+        let answers = InputAnswers::check(Some(responses), &asked).unwrap();
+        assert!(matches!(answers.get("user_name"), Some(InputResponse::Elicit(_))));
+        assert!(matches!(answers.get("roots"), Some(InputResponse::Roots(r)) if r.roots.len() == 1));
+        assert_eq!(answers.get("extra"), None);
+        assert_eq!(InputAnswers::check(None, &asked).unwrap_err(), InputResponsesError::Missing("user_name"));
+        let wrong = RawJson::parse(br#"{"user_name":12345}"#).unwrap();
+        assert_eq!(
+            InputAnswers::check(Some(wrong), &asked[..1]).unwrap_err(),
+            InputResponsesError::Invalid("user_name")
+        );
+        let other_key = RawJson::parse(br#"{"wrong_key":{"action":"accept"}}"#).unwrap();
+        assert_eq!(
+            InputAnswers::check(Some(other_key), &asked[..1]).unwrap_err(),
+            InputResponsesError::Missing("user_name")
+        );
+        let null = RawJson::parse(b"null").unwrap();
+        assert_eq!(InputAnswers::check(Some(null), &asked).unwrap_err(), InputResponsesError::NotAnObject);
+    }
+
+    #[test]
+    fn no_input_request_for_an_undeclared_capability() {
+        let roots = [(JsonStr::from_text("r"), InputRequest::ListRoots(EmptyParams::default()))];
+        assert_eq!(
+            InputRequiredResult::for_client(CapabilitySet::EMPTY, &roots, None),
+            Err(InputRequestError::NotDeclared(Capability::Roots))
+        );
+        assert!(InputRequiredResult::for_client(CapabilitySet::of(&[Capability::Roots]), &roots, None).is_ok());
     }
 }

@@ -1,13 +1,18 @@
 //! Tasks (2025-11-25): task-augmented requests, `tasks/get|result|list|cancel`,
-//! `notifications/tasks/status`. (2026-07-28 moved tasks to an extension with another
-//! shape; this is the 2025-11-25 one.)
+//! `notifications/tasks/status`; and the 2026-07-28 tasks extension
+//! (`io.modelcontextprotocol/tasks`, specified in the `ext-tasks` repository): a
+//! `tools/call` answered with a flat task handle ([`TaskHandle`], `resultType: "task"`),
+//! polled with `tasks/get` ([`DetailedTask`]: the result, the error or the input requests
+//! inlined), given input with `tasks/update` ([`UpdateTaskParams`]), cancelled with
+//! `tasks/cancel`; `notifications/tasks` carries a `DetailedTask` on a listen stream.
 
 use serde::{Deserialize, Serialize};
 
 use super::meta::Meta;
+use super::mrtr::InputRequest;
 use super::{ResultType, nullable};
-use crate::mcp::seq::Items;
-use crate::wire::JsonStr;
+use crate::mcp::seq::{Items, Map};
+use crate::wire::{JsonStr, RawJson};
 
 /// `task` in the params of a task-augmented request.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +130,140 @@ pub struct ListTasksResult<'a> {
     pub meta: Option<Meta<'a>>,
 }
 
+/// The tasks extension's task handle (2026-07-28): the flat `CreateTaskResult` a server
+/// answers `tools/call` with when it runs the call as a task. `resultType` is `task`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(rename_all = "camelCase")]
+pub struct TaskHandle<'a> {
+    /// `resultType`: `task`.
+    #[serde(borrow)]
+    pub result_type: ResultType<'a>,
+    /// The task's id (unguessable: it may be a bearer token for the task's state).
+    #[serde(borrow)]
+    pub task_id: JsonStr<'a>,
+    /// State (`working` when just created).
+    pub status: TaskStatus,
+    /// A human-readable note on the state.
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<JsonStr<'a>>,
+    /// ISO 8601 creation time.
+    #[serde(borrow)]
+    pub created_at: JsonStr<'a>,
+    /// ISO 8601 time of the last change.
+    #[serde(borrow)]
+    pub last_updated_at: JsonStr<'a>,
+    /// How long the task is kept from its creation, in ms; `None` (`null`): unlimited.
+    /// Required, so `None` is written as `null`.
+    #[serde(default, serialize_with = "nullable")]
+    pub ttl_ms: Option<u64>,
+    /// Suggested polling interval, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval_ms: Option<u64>,
+    /// `_meta`
+    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta<'a>>,
+}
+
+impl<'a> TaskHandle<'a> {
+    /// A new task in `working` state, created (and last updated) at `created_at`.
+    pub const fn working(task_id: JsonStr<'a>, created_at: JsonStr<'a>, ttl_ms: Option<u64>) -> Self {
+        Self {
+            result_type: ResultType::Other(JsonStr::from_text("task")),
+            task_id,
+            status: TaskStatus::Working,
+            status_message: None,
+            created_at,
+            last_updated_at: created_at,
+            ttl_ms,
+            poll_interval_ms: None,
+            meta: None,
+        }
+    }
+}
+
+/// The tasks extension's task with what its status brings inlined (2026-07-28): the
+/// `tasks/get` result (`resultType: "complete"`) and the `notifications/tasks` params.
+/// `input_required` carries `inputRequests`, `completed` the original request's
+/// `result`, `failed` the JSON-RPC `error`; see [`is_consistent`](Self::is_consistent).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(rename_all = "camelCase")]
+pub struct DetailedTask<'a> {
+    /// `resultType` (`complete` on a `tasks/get` result; absent on the notification).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<ResultType<'a>>,
+    /// The task's id.
+    #[serde(borrow)]
+    pub task_id: JsonStr<'a>,
+    /// State.
+    pub status: TaskStatus,
+    /// A human-readable note on the state.
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<JsonStr<'a>>,
+    /// ISO 8601 creation time.
+    #[serde(borrow)]
+    pub created_at: JsonStr<'a>,
+    /// ISO 8601 time of the last change.
+    #[serde(borrow)]
+    pub last_updated_at: JsonStr<'a>,
+    /// How long the task is kept from its creation, in ms; `None` (`null`): unlimited.
+    #[serde(default, serialize_with = "nullable")]
+    pub ttl_ms: Option<u64>,
+    /// Suggested polling interval, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval_ms: Option<u64>,
+    /// `input_required`: the requests to fulfil (with `tasks/update`), by key.
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub input_requests: Option<Map<'a, InputRequest<'a>>>,
+    /// `completed`: what the original request would have returned (decode it by that
+    /// request's method).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<RawJson<'a>>,
+    /// `failed`: the JSON-RPC error object (`code`, `message`, `data`).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<RawJson<'a>>,
+    /// `_meta`
+    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta<'a>>,
+}
+
+impl DetailedTask<'_> {
+    /// Whether the status-specific members are as the extension requires: `inputRequests`
+    /// on `input_required`, `result` (and no `error`) on `completed`, `error` (and no
+    /// `result`) on `failed`.
+    pub fn is_consistent(&self) -> bool {
+        match self.status {
+            TaskStatus::InputRequired => self.input_requests.is_some(),
+            TaskStatus::Completed => self.result.is_some() && self.error.is_none(),
+            TaskStatus::Failed => self.error.is_some() && self.result.is_none(),
+            TaskStatus::Working | TaskStatus::Cancelled => true,
+        }
+    }
+
+    /// The code of a failed task's error.
+    pub fn error_code(&self) -> Option<i64> {
+        self.error?.get("code")?.as_i64()
+    }
+}
+
+/// `tasks/update` params (tasks extension): answers to a task's outstanding input
+/// requests, by key. The server acknowledges with an empty result.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateTaskParams<'a> {
+    /// The task's id.
+    #[serde(borrow)]
+    pub task_id: JsonStr<'a>,
+    /// The answers: `{key: ElicitResult | CreateMessageResult | ListRootsResult}`.
+    #[serde(borrow)]
+    pub input_responses: RawJson<'a>,
+    /// `_meta`
+    #[serde(borrow, rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta<'a>>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +292,49 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&t).unwrap(),
             r#"{"taskId":"t","status":"input_required","createdAt":"a","lastUpdatedAt":"b","ttl":null}"#
+        );
+    }
+
+    #[test]
+    fn the_extension_shapes() {
+        // ext-tasks specification/draft/tasks.md, "Creating a task" and "Polling".
+        let h: TaskHandle<'_> = RawJson::parse(
+            br#"{"resultType":"task","taskId":"786512e2","status":"working","createdAt":"2026-01-01T00:00:00Z",
+                "lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":60000,"pollIntervalMs":5000}"#,
+        )
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert_eq!((h.status, h.ttl_ms, h.poll_interval_ms), (TaskStatus::Working, Some(60000), Some(5000)));
+        assert_eq!(h.result_type, ResultType::Other(JsonStr::from_text("task")));
+        let done: DetailedTask<'_> = RawJson::parse(
+            br#"{"resultType":"complete","taskId":"t","status":"completed","createdAt":"a","lastUpdatedAt":"b",
+                "ttlMs":null,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}"#,
+        )
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert!(done.is_consistent() && done.ttl_ms.is_none());
+        let failed: DetailedTask<'_> = RawJson::parse(
+            br#"{"taskId":"t","status":"failed","createdAt":"a","lastUpdatedAt":"b","ttlMs":1,"error":{"code":-32603,"message":"x"}}"#,
+        )
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert_eq!((failed.is_consistent(), failed.error_code()), (true, Some(-32603)));
+        let waiting: DetailedTask<'_> = RawJson::parse(
+            br#"{"taskId":"t","status":"input_required","createdAt":"a","lastUpdatedAt":"b","ttlMs":1,
+                "inputRequests":{"ok":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object"}}}}}"#,
+        )
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert!(waiting.is_consistent());
+        let handle = TaskHandle::working(JsonStr::from_text("t1"), JsonStr::from_text("2026-01-01T00:00:00Z"), None);
+        let text = serde_json::to_string(&handle).unwrap();
+        assert_eq!(
+            text,
+            r#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}"#
         );
     }
 }

@@ -104,7 +104,9 @@ impl<H: Hooks, const C: usize> Client<H, C> {
 
     /// An endpoint configuration for this client: `info` and the hooks' capabilities.
     pub fn config<'i>(&self, info: impl Into<Info<'i>>) -> Config<'i> {
-        Config::new(Role::Client, info).capabilities(self.hooks.capabilities())
+        // The handshake era only, as the toolkit's server (the stateless era's
+        // input_required rounds are not driven here).
+        Config::new(Role::Client, info).capabilities(self.hooks.capabilities()).era(crate::session::Era::Legacy)
     }
 
     /// Calls the tool `name` with `arguments` (any value that serializes to an object:

@@ -168,8 +168,12 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// the largest list page (so a page is always answered at once, never waiting for
     /// room). Change what else it needs (timeouts, versions) on the value.
     pub fn config(&self) -> Config<'t> {
-        let config =
-            Config::new(Role::Server, self.info).capabilities(self.capabilities()).reply_reserve(self.reply_reserve());
+        // The handshake era only: the toolkit's jobs ask the client with requests of
+        // their own, which the stateless era (2026-07-28) does not have.
+        let config = Config::new(Role::Server, self.info)
+            .capabilities(self.capabilities())
+            .reply_reserve(self.reply_reserve())
+            .era(crate::session::Era::Legacy);
         match self.instructions {
             Some(text) => config.instructions(text),
             None => config,

@@ -38,6 +38,12 @@ pub(crate) struct Req {
     pub last_event_id: Option<String>,
     pub keep_alive: bool,
     pub http10: bool,
+    /// `MCP-Protocol-Version` named no version served, on a POST with no session id:
+    /// refused so unless the body is a 2026-07-28 request (then the endpoint answers).
+    pub version_refused: Option<crate::http::server::BadRequest>,
+    /// The standard headers of a 2026-07-28 request (`MCP-Protocol-Version`,
+    /// `Mcp-Method`, `Mcp-Name`, every occurrence), checked against the body.
+    pub modern_headers: Vec<(String, Vec<u8>)>,
 }
 
 /// Where the connection stands.

@@ -28,9 +28,10 @@ use crate::adapters::app::{
 };
 use crate::framing::Prefix;
 use crate::http::server::{
-    AuthVerdict, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
+    AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_session_version, classify_body, classify_with, empty_response, ok_head,
+    check_modern_headers, check_param_headers, check_session_version, classify_body, classify_with, empty_response,
+    is_modern_post, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -71,6 +72,9 @@ impl Stopper {
     }
 }
 
+/// The standard headers of a 2026-07-28 POST, kept from the head for the body's check.
+const MODERN_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
+
 /// Headers as `httparse` parsed them, for the core.
 struct H1<'h, 'b>(&'h [httparse::Header<'b>]);
 
@@ -80,8 +84,28 @@ impl crate::http::server::Headers for H1<'_, '_> {
     }
 }
 
+/// Headers without `MCP-Protocol-Version`: a POST with no session id whose version the
+/// transport does not serve is classified without it, and its body decides (a
+/// 2026-07-28 request gets the endpoint's -32022 with the supported versions and its
+/// id; anything else the transport's refusal).
+struct WithoutVersion<'h, H>(&'h H);
+
+impl<H: crate::http::server::Headers> crate::http::server::Headers for WithoutVersion<'_, H> {
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        if name.eq_ignore_ascii_case("mcp-protocol-version") { None } else { self.0.value(name, nth) }
+    }
+}
+
 /// The Streamable HTTP (`/mcp`) and legacy HTTP+SSE (`/sse`) server over TCP, for one
 /// [`Handler`] serving every session (see the [module docs](super)).
+///
+/// Both eras at once: an `initialize` POST opens a handshake session (its id in
+/// `Mcp-Session-Id`); a 2026-07-28 POST (no session id, the version in its `_meta` or
+/// its `MCP-Protocol-Version`) has its standard headers checked against the body (400,
+/// -32020) and is served on its own by a session that lives as long as its exchange: no
+/// session id, no event ids, its refusals with their status (400; 404 for -32601), and
+/// the client closing the stream cancels it (a listen stream ends so). The handler sees
+/// each such POST as a session of its own ([`Handler::on_session_end`] when it ends).
 ///
 /// `OUT` and `IN` size each session's endpoint: requests of ours in flight (sampling,
 /// elicitation), and the client's requests worked on at once (more are held).
@@ -605,7 +629,20 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     headers: &headers,
                 }),
             };
-            match classify_with(&config, &head, verdict) {
+            let without = WithoutVersion(&headers);
+            let mut classified = classify_with(&config, &head, verdict);
+            let mut version_refused = None;
+            if let Err(Refusal::BadRequest(
+                b @ (BadRequest::UnknownProtocolVersion | BadRequest::UnsupportedProtocolVersion),
+            )) = classified
+                && req.method == Some("POST")
+                && crate::http::server::Headers::value(&headers, "mcp-session-id", 0).is_none()
+            {
+                let head = RequestHead::new(req.method.unwrap_or(""), req.path.unwrap_or(""), &without);
+                classified = classify_with(&config, &head, verdict);
+                version_refused = Some(b);
+            }
+            match classified {
                 Err(refusal) => Err((format_refusal(&config, &refusal), refusal.closes_connection() || body, parsed)),
                 Ok(c) => Ok((
                     Req {
@@ -615,6 +652,16 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         last_event_id: c.last_event_id.map(str::to_string),
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
+                        version_refused,
+                        modern_headers: req
+                            .headers
+                            .iter()
+                            .filter(|h| {
+                                MODERN_HEADERS.iter().any(|m| h.name.eq_ignore_ascii_case(m))
+                                    || h.name.get(..10).is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
+                            })
+                            .map(|h| (h.name.to_ascii_lowercase(), h.value.to_vec()))
+                            .collect(),
                     },
                     c.content_length,
                     parsed,
@@ -710,6 +757,29 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 };
                 let h = match (session, kind) {
                     (Some(h), _) => h,
+                    // The era first: an `initialize` with 2026-07-28 headers or `_meta` is
+                    // a method this era does not have (404), not a handshake.
+                    (None, _) if is_modern_post(req.version, &body) => {
+                        let headers: Vec<(&str, &[u8])> =
+                            req.modern_headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+                        let checked = check_modern_headers(&headers[..], &body)
+                            .and_then(|()| check_param_headers(&headers[..], &body, self.opts.param_headers));
+                        if let Err(b) = checked {
+                            self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
+                            return;
+                        }
+                        match self.open_stateless(now) {
+                            Ok(h) => h,
+                            Err(()) => {
+                                self.refuse(i, Refusal::Busy, Some(ProtocolVersion::V2026_07_28), false);
+                                return;
+                            }
+                        }
+                    }
+                    (None, _) if let Some(b) = req.version_refused => {
+                        self.refuse(i, Refusal::BadRequest(b), None, false);
+                        return;
+                    }
                     (None, PostBody::Initialize { .. }) => match self.open_streamable(now, &body) {
                         Ok(h) => h,
                         Err(()) => {
@@ -732,6 +802,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     PostBody::Requests { count } => count,
                     PostBody::NoRequests => 0,
                 };
+                let stateless = self.hub.table.get(h).is_some_and(|s| s.stateless);
                 if requests == 0 {
                     // Notifications and responses: 202 once the session took them.
                     self.feed(i, h, None, body, true);
@@ -741,7 +812,9 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 let Some(a) = self.hub.awake_mut(h) else { return };
                 match a.streams.open_post(now, exchange, requests) {
                     Ok(origin) => {
-                        self.start_exchange(i, h, exchange, &req, false);
+                        // A stateless POST's session is its exchange, as a legacy one's
+                        // is its stream.
+                        self.start_exchange(i, h, exchange, &req, stateless);
                         self.feed(i, h, Some(origin), body, false);
                     }
                     Err(_) => {
@@ -809,7 +882,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             }
             RequestKind::LegacyGet => {
                 let path = self.opts.config.legacy_post_path;
-                let h = match self.hub.open(now, true, path, None) {
+                let h = match self.hub.open(now, true, path, None, false) {
                     Ok(h) => h,
                     Err(()) => {
                         self.refuse(i, Refusal::Busy, None, false);
@@ -843,7 +916,20 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// server signs them).
     fn open_streamable(&mut self, now: Instant, body: &[u8]) -> Result<SessionHandle, ()> {
         let signed = self.hub.signed_id(body);
-        self.hub.open(now, false, "", signed)
+        self.hub.open(now, false, "", signed, false)
+    }
+
+    /// A session for one 2026-07-28 POST: its endpoint serves the request statelessly
+    /// (the `_meta` decides), and it ends with the exchange.
+    fn open_stateless(&mut self, now: Instant) -> Result<SessionHandle, ()> {
+        let h = self.hub.open(now, false, "", None, true)?;
+        if let Some(s) = self.hub.table.get_mut(h)
+            && let Life::Awake(a) = &mut s.life
+        {
+            a.streams.set_version(ProtocolVersion::V2026_07_28);
+            a.streams.prefer_json();
+        }
+        Ok(h)
     }
 
     fn new_exchange(&mut self) -> u32 {
@@ -995,6 +1081,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         let (rx_max, tx_max, store_max) = self.hub.pool.max;
         let Some(session) = self.hub.table.get_mut(h) else { return };
         let tag = session.tag;
+        let stateless = session.stateless;
         let Life::Awake(a) = &mut session.life else { return };
         let mut accepted: Vec<u32> = Vec::new();
         let mut end = false;
@@ -1067,6 +1154,9 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         let p = Prefix::scan(t.bytes());
                         p.answer && !p.method
                     };
+                    if response && stateless {
+                        a.status = a.status.or(modern_error_status(t.bytes()));
+                    }
                     // A store that would have to drop unsent messages (a slow client, no
                     // GET open) or is too small for this one grows first, up to its bound;
                     // past that, the streams' policy (drop for streams no connection
@@ -1161,7 +1251,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
     /// What a session's streams have for the connections: heads, bytes, ends.
     fn drain_streams(&mut self, h: SessionHandle) {
         let id = self.hub.table.id(h);
-        let legacy = self.hub.table.get(h).is_some_and(|s| s.legacy);
+        // No session id on a legacy stream's or a stateless POST's responses.
+        let legacy = self.hub.table.get(h).is_some_and(|s| s.legacy || s.stateless);
         loop {
             let Some(a) = self.hub.awake_mut(h) else { return };
             let Some(out) = a.streams.poll() else { return };
@@ -1169,8 +1260,12 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 StreamOutput::Head { exchange, kind } => {
                     let Some(&ci) = self.exchanges.get(&exchange) else { continue };
                     let sid = if legacy { None } else { id.as_ref().map(SessionId::as_str) };
+                    let refused = self.hub.awake_mut(h).and_then(|a| a.status);
                     let Ok(r) = ok_head(kind, sid, &mut self.scratch) else { continue };
-                    let (status, fields) = (r.status, r.field_lines().to_vec());
+                    let (mut status, fields) = (r.status, r.field_lines().to_vec());
+                    if let (Some(s), BodyKind::Json { .. }) = (refused, kind) {
+                        status = s;
+                    }
                     let Some(c) = self.conns.get_mut(ci).and_then(Option::as_mut) else { continue };
                     let Phase::Exchange(x) = &mut c.phase else { continue };
                     let framing = match kind {
@@ -1274,6 +1369,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         let Some(s) = self.hub.table.get_mut(h) else { return };
         let Life::Awake(a) = &s.life else { return };
         let idle = !s.legacy
+            && !s.stateless
             && a.streams.is_idle()
             && a.outbox.is_empty()
             && a.feeds.is_empty()

@@ -64,12 +64,18 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     /// An endpoint over start-sized buffers from the pool (new, or resumed from
     /// `snapshot`), and the store for its streams. A transmit buffer too small for the
     /// server's `initialize` result makes the pool start them larger.
-    fn endpoint(&mut self, now: Instant, snapshot: Option<Snapshot>) -> Option<(Ep<'a, OUT, IN>, Box<[u8]>)> {
+    fn endpoint(
+        &mut self,
+        now: Instant,
+        snapshot: Option<Snapshot>,
+        stateless: bool,
+    ) -> Option<(Ep<'a, OUT, IN>, Box<[u8]>)> {
+        let config = if stateless { self.config.era(crate::session::Era::Modern) } else { self.config };
         for _ in 0..2 {
             let (rx, tx, store) = self.pool.take();
             let built = match snapshot {
-                None => Ep::with_buffers(self.config, rx, tx, now),
-                Some(s) => Ep::resume(self.config, s, rx, tx, now),
+                None => Ep::with_buffers(config, rx, tx, now),
+                Some(s) => Ep::resume(config, s, rx, tx, now),
             };
             match built {
                 Ok(endpoint) => return Some((endpoint, store)),
@@ -101,26 +107,32 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             tickets: Tickets::default(),
             feeds: Default::default(),
             stalled: false,
+            status: None,
         }))
     }
 
     /// A new session, awake. `Err(())` when the table is full (503).
-    /// `id`: a signed id for it, if the server signs them.
+    /// `id`: a signed id for it, if the server signs them. `stateless`: for one
+    /// 2026-07-28 POST.
     pub fn open(
         &mut self,
         now: Instant,
         legacy: bool,
         legacy_path: &str,
         id: Option<SessionId>,
+        stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
-        let (endpoint, store) = self.endpoint(now, None).ok_or(())?;
+        // A stateless POST's endpoint serves that era only: `initialize` there is a
+        // method this era does not have.
+        let (endpoint, store) = self.endpoint(now, None, stateless).ok_or(())?;
         let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
         let awake = self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?;
         let tag = SessionTag(self.next_tag);
         let session = Session {
             tag,
             legacy,
+            stateless,
             life: Life::Awake(awake),
             version: None,
             caps: CapabilitySet::EMPTY,
@@ -156,12 +168,13 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             next_request_id: wall_ms.saturating_mul(1000),
             next_serial: 0,
         };
-        let (endpoint, store) = self.endpoint(now, Some(snapshot))?;
+        let (endpoint, store) = self.endpoint(now, Some(snapshot), false)?;
         let awake = self.awake_parts(endpoint, store, None, Some(ticket.version))?;
         let tag = SessionTag(self.next_tag);
         let session = Session {
             tag,
             legacy: false,
+            stateless: false,
             life: Life::Awake(awake),
             version: Some(ticket.version),
             caps: ticket.client_capabilities,
@@ -193,7 +206,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     pub fn wake(&mut self, h: SessionHandle, now: Instant) -> bool {
         let Some(s) = self.table.get_mut(h) else { return false };
         let Life::Asleep(snapshot) = s.life else { return true };
-        let Some((endpoint, store)) = self.endpoint(now, Some(snapshot)) else { return false };
+        let Some((endpoint, store)) = self.endpoint(now, Some(snapshot), false) else { return false };
         let version = Some(snapshot.version);
         let Some(awake) = self.awake_parts(endpoint, store, None, version) else { return false };
         if let Some(s) = self.table.get_mut(h) {
@@ -206,7 +219,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     /// Puts an idle session away, if it is idle; returns whether it went.
     pub fn sleep(&mut self, h: SessionHandle) -> bool {
         let Some(s) = self.table.get_mut(h) else { return false };
-        if s.legacy {
+        if s.legacy || s.stateless {
             return false;
         }
         let Life::Awake(a) = &s.life else { return false };

@@ -74,6 +74,12 @@ pub struct ServerOptions<'a> {
     /// `2025-03-26` on requests of a 2025-11-25 session), and a session knows its version
     /// anyway.
     pub strict_protocol_version: bool,
+    /// The tool arguments that travel in `Mcp-Param-*` headers too (the properties the
+    /// tools' `inputSchema`s mark `x-mcp-header`): a 2026-07-28 `tools/call` whose
+    /// headers disagree with them is refused with 400 and -32020
+    /// ([`check_param_headers`](crate::http::server::check_param_headers)). Empty by
+    /// default.
+    pub param_headers: &'a [crate::http::server::ParamHeader<'a>],
     /// The application's token check, asked about every request to the MCP endpoint
     /// and the legacy paths (see [`Authorizer`]); its refusals are 401 or 403 with a
     /// `WWW-Authenticate: Bearer` challenge built from
@@ -110,6 +116,7 @@ impl Default for ServerOptions<'_> {
             session_key: None,
             seed: None,
             strict_protocol_version: false,
+            param_headers: &[],
             authorize: None,
             metadata_document: None,
         }

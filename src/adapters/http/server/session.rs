@@ -38,6 +38,8 @@ pub(crate) struct Awake<'a, const OUT: usize, const IN: usize> {
     /// The streams refused a message (a connected client reads slowly): the endpoint
     /// is drained again once that client takes more.
     pub stalled: bool,
+    /// A stateless POST refused by the endpoint: the status its response gets.
+    pub status: Option<u16>,
 }
 
 pub(crate) enum Life<'a, const OUT: usize, const IN: usize> {
@@ -48,6 +50,9 @@ pub(crate) enum Life<'a, const OUT: usize, const IN: usize> {
 pub(crate) struct Session<'a, const OUT: usize, const IN: usize> {
     pub tag: SessionTag,
     pub legacy: bool,
+    /// One 2026-07-28 POST: no session id is sent, it never sleeps, and it ends with
+    /// its exchange (closing the stream is the cancellation).
+    pub stateless: bool,
     pub life: Life<'a, OUT, IN>,
     /// The negotiated version, once known.
     pub version: Option<ProtocolVersion>,

@@ -26,6 +26,9 @@ pub(crate) fn response_head(out: &mut Vec<u8>, status: u16, fields: &[u8], frami
     let _ = write!(out, "HTTP/1.1 {status} {phrase}\r\n");
     out.extend_from_slice(fields);
     match framing {
+        // The core's JSON head has its Content-Length already; a second one (even the
+        // same) is refused by strict parsers (Node's llhttp: "Duplicate Content-Length").
+        BodyFraming::Length(_) if has_content_length(fields) => {}
         BodyFraming::Length(n) => {
             let _ = write!(out, "Content-Length: {n}\r\n");
         }
@@ -36,6 +39,10 @@ pub(crate) fn response_head(out: &mut Vec<u8>, status: u16, fields: &[u8], frami
         out.extend_from_slice(b"Connection: close\r\n");
     }
     out.extend_from_slice(b"\r\n");
+}
+
+fn has_content_length(fields: &[u8]) -> bool {
+    fields.split(|&b| b == b'\n').any(|line| line.len() >= 15 && line[..15].eq_ignore_ascii_case(b"content-length:"))
 }
 
 fn other_reason(status: u16) -> &'static str {
@@ -79,5 +86,15 @@ mod tests {
             out,
             b"HTTP/1.1 431 Request Header Fields Too Large\r\nX: y\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         );
+        // A JSON head from the core carries its length: it is not written twice.
+        out.clear();
+        response_head(
+            &mut out,
+            200,
+            b"Content-Type: application/json\r\ncontent-length: 2\r\n",
+            BodyFraming::Length(2),
+            false,
+        );
+        assert_eq!(out, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 2\r\n\r\n");
     }
 }

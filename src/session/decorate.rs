@@ -1,0 +1,224 @@
+//! The application's answer to a stateless request, completed and checked on its way
+//! out: `resultType`, `_meta["io.modelcontextprotocol/serverInfo"]`, caching hints, and
+//! the rules on what kind of result a method may return.
+//!
+//! The application writes its result as it likes (a typed value, raw JSON); the endpoint
+//! looks at it as written and adds what 2026-07-28 requires and it left out:
+//!
+//! * `resultType: "complete"` when it has none;
+//! * `serverInfo` into `_meta` (merged into the application's `_meta`, never a second
+//!   `_meta` member, never a second `serverInfo`);
+//! * on `server/discover`, the four lists and `resources/read`, when the result is
+//!   complete: `ttlMs` and `cacheScope` from [`Config::cache`](super::Config::cache)
+//!   unless the application set them (an `input_required` result carries none);
+//! * on the closing result of `subscriptions/listen`: `_meta.subscriptionId`.
+//!
+//! and refuses, with a typed error and nothing written, what the specification forbids:
+//! `input_required` outside `tools/call`, `prompts/get` and `resources/read`, or with
+//! neither `inputRequests` nor `requestState`, or asking for a capability the client did
+//! not declare for this request; `task` outside `tools/call` or to a client that did not
+//! declare the tasks extension; any other `resultType`.
+
+use super::caller_errors::SendError;
+use super::config::{CacheHints, Info};
+use super::modern::ModernCtx;
+use crate::mcp::{Capability, Method, meta_keys};
+use crate::wire::{Amend, EncodeError, JsonKind, JsonOut, Plan, RawJson, RequestIdRef, may_have_member};
+
+/// How the endpoint completes one stateless result.
+pub(crate) struct Decoration<'d> {
+    pub info: &'d Info<'d>,
+    pub method: Option<Method<'static>>,
+    pub ctx: &'d ModernCtx,
+    pub cache: CacheHints,
+    /// A listen stream's id, for its closing result.
+    pub subscription: Option<RequestIdRef<'d>>,
+    // What `plan` found missing.
+    result_type: bool,
+    ttl: bool,
+    scope: bool,
+    server_info: bool,
+    subscription_id: bool,
+}
+
+impl<'d> Decoration<'d> {
+    pub fn new(
+        info: &'d Info<'d>,
+        method: Option<Method<'static>>,
+        ctx: &'d ModernCtx,
+        cache: CacheHints,
+        subscription: Option<RequestIdRef<'d>>,
+    ) -> Self {
+        Self {
+            info,
+            method,
+            ctx,
+            cache,
+            subscription,
+            result_type: false,
+            ttl: false,
+            scope: false,
+            server_info: false,
+            subscription_id: false,
+        }
+    }
+}
+
+/// Whether `method`'s complete results carry caching hints.
+pub(crate) fn is_cacheable(method: Option<Method<'_>>) -> bool {
+    matches!(
+        method,
+        Some(
+            Method::ServerDiscover
+                | Method::ToolsList
+                | Method::PromptsList
+                | Method::ResourcesList
+                | Method::ResourcesTemplatesList
+                | Method::ResourcesRead
+        )
+    )
+}
+
+/// Whether `method` may answer with `input_required`.
+pub(crate) fn takes_input(method: Option<Method<'_>>) -> bool {
+    matches!(method, Some(Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead))
+}
+
+/// The capability an input request needs the client to have declared, or why it is not
+/// an input request at all.
+pub(crate) fn input_request_needs(request: RawJson<'_>) -> Result<Capability, SendError> {
+    let method = request.get("method").and_then(|m| m.as_str()).ok_or(SendError::InvalidInputRequest)?;
+    let params = request.get("params");
+    if method.eq_str("elicitation/create") {
+        let url = params.and_then(|p| p.get("mode")).and_then(|m| m.as_str()).is_some_and(|m| m.eq_str("url"));
+        Ok(if url { Capability::ElicitationUrl } else { Capability::ElicitationForm })
+    } else if method.eq_str("sampling/createMessage") {
+        let tools = params.is_some_and(|p| p.contains_key("tools"));
+        Ok(if tools { Capability::SamplingTools } else { Capability::Sampling })
+    } else if method.eq_str("roots/list") {
+        Ok(Capability::Roots)
+    } else {
+        Err(SendError::InvalidInputRequest)
+    }
+}
+
+impl Amend for Decoration<'_> {
+    type Error = SendError;
+
+    fn plan(&mut self, object: RawJson<'_>) -> Result<Plan, SendError> {
+        let (mut result_type, mut meta, mut ttl, mut scope) = (None, None, false, false);
+        let (mut input_requests, mut state) = (None, false);
+        // Most results name none of these: a quick pass over the bytes says so, and the
+        // walk through the members is skipped. (`inputRequests` and `requestState` matter
+        // only with a `resultType`; the caching hints only on a cacheable method.)
+        const CACHEABLE: [&[u8]; 4] = [b"resultType", b"_meta", b"ttlMs", b"cacheScope"];
+        let names: &[&[u8]] = if is_cacheable(self.method) { &CACHEABLE } else { &CACHEABLE[..2] };
+        let members = may_have_member(object.as_bytes(), names).then(|| object.members()).into_iter().flatten();
+        for (key, value) in members {
+            match key.raw() {
+                b"resultType" => result_type = Some(value),
+                b"_meta" => meta = Some(value),
+                b"ttlMs" => ttl = true,
+                b"cacheScope" => scope = true,
+                b"inputRequests" => input_requests = Some(value),
+                b"requestState" => state = true,
+                _ => {}
+            }
+        }
+        let kind = match result_type {
+            None => None,
+            Some(v) => Some(v.as_str().ok_or(SendError::ResultTypeNotAllowed)?),
+        };
+        let complete = match kind {
+            None => true,
+            Some(k) if k.eq_str("complete") => true,
+            Some(k) if k.eq_str("input_required") => {
+                if !takes_input(self.method) || (input_requests.is_none() && !state) {
+                    return Err(SendError::ResultTypeNotAllowed);
+                }
+                if let Some(requests) = input_requests {
+                    if requests.kind() != JsonKind::Object {
+                        return Err(SendError::InvalidInputRequest);
+                    }
+                    for (_, request) in requests.members() {
+                        let needs = input_request_needs(request)?;
+                        if !self.ctx.caps.contains(needs) {
+                            return Err(SendError::CapabilityNotDeclared(needs));
+                        }
+                    }
+                }
+                false
+            }
+            Some(k) if k.eq_str("task") => {
+                if self.method != Some(Method::ToolsCall) || !self.ctx.tasks {
+                    return Err(SendError::ResultTypeNotAllowed);
+                }
+                false
+            }
+            Some(_) => return Err(SendError::ResultTypeNotAllowed),
+        };
+        let meta_at = match meta {
+            None => None,
+            Some(m) if m.is_object() => m.offset_in(object.as_bytes()),
+            Some(_) => return Err(SendError::Encode(EncodeError::NotAnObject)),
+        };
+        let cacheable = complete && is_cacheable(self.method);
+        self.result_type = result_type.is_none();
+        // Hints the application gave only half of are completed.
+        self.ttl = cacheable && !ttl;
+        self.scope = cacheable && !scope;
+        self.server_info = meta.is_none_or(|m| !m.contains_key(meta_keys::SERVER_INFO));
+        self.subscription_id =
+            self.subscription.is_some() && meta.is_none_or(|m| !m.contains_key(meta_keys::SUBSCRIPTION_ID));
+        let top = self.result_type || self.ttl || self.scope;
+        Ok(Plan { top, meta: self.server_info || self.subscription_id, meta_at })
+    }
+
+    fn top(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        let mut first = true;
+        let mut sep = |out: &mut JsonOut<'_, '_>| {
+            if !core::mem::take(&mut first) {
+                out.put(b",");
+            }
+        };
+        if self.result_type {
+            sep(out);
+            out.put(b"\"resultType\":\"complete\"");
+        }
+        if self.ttl {
+            sep(out);
+            out.put(b"\"ttlMs\":");
+            out.u64(self.cache.ttl_ms);
+        }
+        if self.scope {
+            sep(out);
+            out.put(b"\"cacheScope\":");
+            out.string(self.cache.scope_str());
+        }
+        Ok(())
+    }
+
+    fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        if self.server_info {
+            out.put(b"\"io.modelcontextprotocol/serverInfo\":");
+            self.info.write(out)?;
+        }
+        if let (true, Some(id)) = (self.subscription_id, self.subscription) {
+            if self.server_info {
+                out.put(b",");
+            }
+            out.put(b"\"io.modelcontextprotocol/subscriptionId\":");
+            out.raw(id.as_token());
+        }
+        Ok(())
+    }
+
+    fn bound(&self) -> usize {
+        // `"resultType":"complete",` `"ttlMs":<20 digits>,` `"cacheScope":"private",`
+        // `"_meta":{` `"…/serverInfo":` info `,"…/subscriptionId":` id `},`
+        let id = self.subscription.map_or(0, |id| id.as_token().len() + 45);
+        // Only a frame that did not fit asks: measured then, not kept.
+        let info = crate::wire::measure_with(|out| self.info.write(out));
+        24 + 29 + 24 + 9 + 38 + info + id + 2
+    }
+}

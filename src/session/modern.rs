@@ -1,0 +1,267 @@
+//! What a 2026-07-28 request carries about itself, and the checks it passes before the
+//! application sees it.
+//!
+//! A stateless request names its protocol version and the client's capabilities in
+//! `params._meta` (`io.modelcontextprotocol/protocolVersion` and
+//! `io.modelcontextprotocol/clientCapabilities`, both required), and may name the client
+//! (`clientInfo`) and the lowest log level it wants (`logLevel`). The endpoint reads them
+//! once, refuses what the specification refuses (-32602 naming a missing field, -32022
+//! with the supported versions), and keeps what later rules need with the request: the
+//! version, the capability flags (an input request or a log message must not go beyond
+//! them), and whether the client takes tasks.
+//!
+//! The signal that a request is stateless is the version key alone, as in the Python
+//! SDK: its prefix is reserved, so no handshake-era client writes it, and a request that
+//! has it but lacks the other fields is a stateless request with a missing field (-32602),
+//! not a handshake-era one.
+
+use crate::mcp::{CapabilitySet, LoggingLevel, ProtocolVersion, VersionSet, meta_keys};
+use crate::wire::{JsonKind, JsonStr, RawJson};
+
+/// The tasks extension's identifier (`capabilities.extensions` key).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// The parts of a stateless request's `_meta` the endpoint keeps with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ModernCtx {
+    pub version: ProtocolVersion,
+    pub caps: CapabilitySet,
+    /// The client declared `extensions["io.modelcontextprotocol/tasks"]`.
+    pub tasks: bool,
+    /// The lowest log level the client wants; `None`: no log messages at all.
+    pub log: Option<LoggingLevel>,
+    /// A `subscriptions/listen` request: the state of its stream.
+    pub listen: Option<Listen>,
+}
+
+impl ModernCtx {
+    /// The public view.
+    pub fn view(&self) -> ModernRequest {
+        ModernRequest {
+            version: self.version,
+            client_capabilities: self.caps,
+            tasks_extension: self.tasks,
+            log_level: self.log,
+        }
+    }
+}
+
+/// A `subscriptions/listen` stream, as the endpoint enforces it: nothing goes on it
+/// before its acknowledgement, and then only what was granted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Listen {
+    /// `notifications/subscriptions/acknowledged` was sent.
+    pub acked: bool,
+    /// The granted notification kinds ([`Kinds`] bits).
+    pub granted: u8,
+    /// The granted resource URIs, as a 64-bit Bloom filter (3 bits per URI).
+    pub uris: u64,
+}
+
+/// The notification kinds a listen stream can carry, as bits.
+pub(crate) struct Kinds;
+
+impl Kinds {
+    pub const TOOLS: u8 = 1;
+    pub const PROMPTS: u8 = 2;
+    pub const RESOURCES: u8 = 4;
+    pub const UPDATES: u8 = 8;
+    pub const TASKS: u8 = 16;
+}
+
+/// What a granted name is: a resource URI, or a task id (tasks extension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Name {
+    Uri,
+    Task,
+}
+
+impl Listen {
+    /// Adds `name` (unescaped text) to the granted names.
+    pub fn grant(&mut self, kind: Name, name: JsonStr<'_>) {
+        self.uris |= bloom(kind, name);
+    }
+
+    /// Whether `name` may be among the granted names: never wrong for a granted one; for
+    /// one that was not granted, wrong about 1% of the time with five granted, rising
+    /// with more (the price of keeping the list in 8 bytes).
+    pub fn may_have(&self, kind: Name, name: JsonStr<'_>) -> bool {
+        let bits = bloom(kind, name);
+        self.uris & bits == bits
+    }
+}
+
+/// Three bits of a 64-bit word chosen by a hash of the unescaped `name`.
+fn bloom(kind: Name, name: JsonStr<'_>) -> u64 {
+    let seed = match kind {
+        Name::Uri => 0,
+        Name::Task => 0x9e37_79b9_7f4a_7c15,
+    };
+    let h = super::retry::digest_str(name) ^ seed;
+    let h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    (1 << (h >> 58)) | (1 << ((h >> 52) & 63)) | (1 << ((h >> 46) & 63))
+}
+
+/// FNV-1a, 64 bits: the digests that tell request parts apart (not a MAC).
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// What a stateless request said about itself, for the application: see
+/// [`IncomingRequest::modern`](super::IncomingRequest::modern).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ModernRequest {
+    /// The request's protocol version.
+    pub version: ProtocolVersion,
+    /// The capability flags the client declared for this request.
+    pub client_capabilities: CapabilitySet,
+    /// Whether the client declared the tasks extension for this request.
+    pub tasks_extension: bool,
+    /// The lowest log level the client wants; `None`: send no log messages for it.
+    pub log_level: Option<LoggingLevel>,
+}
+
+/// Why a stateless request's `_meta` was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault<'a> {
+    /// No `io.modelcontextprotocol/protocolVersion` string.
+    MissingVersion,
+    /// No `io.modelcontextprotocol/clientCapabilities` object.
+    MissingCapabilities,
+    /// `io.modelcontextprotocol/logLevel` is not a log level.
+    BadLogLevel,
+    /// A version this server does not speak statelessly: the requested value, as sent.
+    Unsupported(RawJson<'a>),
+}
+
+/// Whether a request carries the stateless `_meta` (its version key).
+pub(crate) fn has_envelope(params: Option<RawJson<'_>>) -> bool {
+    meta_of(params).is_some_and(|m| m.contains_key(meta_keys::PROTOCOL_VERSION))
+}
+
+fn meta_of(params: Option<RawJson<'_>>) -> Option<RawJson<'_>> {
+    params?.get("_meta").filter(RawJson::is_object)
+}
+
+/// Reads and checks a stateless request's `_meta` against the versions this side speaks
+/// statelessly. Its progress token, if any, comes along (read in the same pass).
+pub(crate) fn read_envelope<'a>(
+    params: Option<RawJson<'a>>,
+    supported: VersionSet,
+) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
+    let meta = meta_of(params).ok_or(Fault::MissingVersion)?;
+    let (mut version, mut caps, mut log, mut token) = (None, None, None, None);
+    for (key, value) in meta.members() {
+        // Keys compared as they are on the wire: an escaped spelling of a reserved key
+        // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
+        // by the slow one below.
+        match key.raw() {
+            b"io.modelcontextprotocol/protocolVersion" => version = Some(value),
+            b"io.modelcontextprotocol/clientCapabilities" => caps = Some(value),
+            b"io.modelcontextprotocol/logLevel" => log = Some(value),
+            b"progressToken" => token = Some(value),
+            _ if key.is_escaped() => {
+                if key.eq_str(meta_keys::PROTOCOL_VERSION) {
+                    version = Some(value);
+                } else if key.eq_str(meta_keys::CLIENT_CAPABILITIES) {
+                    caps = Some(value);
+                } else if key.eq_str(meta_keys::LOG_LEVEL) {
+                    log = Some(value);
+                } else if key.eq_str(meta_keys::PROGRESS_TOKEN) {
+                    token = Some(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    let version = version.filter(|v| v.kind() == JsonKind::String).ok_or(Fault::MissingVersion)?;
+    let caps = caps.filter(RawJson::is_object).ok_or(Fault::MissingCapabilities)?;
+    let log = match log {
+        None => None,
+        Some(level) => Some(level.decode::<LoggingLevel>().map_err(|_| Fault::BadLogLevel)?),
+    };
+    let known = match version.as_bytes() {
+        b"\"2026-07-28\"" => Some(ProtocolVersion::V2026_07_28),
+        _ => version.as_str().and_then(ProtocolVersion::from_json),
+    };
+    let Some(known) = known.filter(|v| supported.contains(*v)) else { return Err(Fault::Unsupported(version)) };
+    let flags = CapabilitySet::from_client_json(caps);
+    let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
+    Ok((ModernCtx { version: known, caps: flags, tasks, log, listen: None }, token))
+}
+
+/// Whether a capabilities object declares the tasks extension.
+pub(crate) fn declares_tasks(caps: RawJson<'_>) -> bool {
+    caps.get("extensions").and_then(|e| e.get(TASKS_EXTENSION)).is_some_and(|t| t.is_object())
+}
+
+/// The tasks extension's methods (2026-07-28), which the method table does not list:
+/// an extension's methods exist only where it was negotiated.
+pub(crate) fn is_tasks_method(name: &[u8]) -> bool {
+    matches!(name, b"tasks/get" | b"tasks/update" | b"tasks/cancel")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(text: &'static str) -> Option<RawJson<'static>> {
+        Some(RawJson::parse(text.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn the_version_key_alone_marks_a_stateless_request() {
+        assert!(has_envelope(params(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}"#)));
+        assert!(!has_envelope(params(r#"{"_meta":{"progressToken":1}}"#)));
+        assert!(!has_envelope(params(r#"{"name":"x"}"#)));
+        assert!(!has_envelope(None));
+    }
+
+    #[test]
+    fn envelope_faults_in_order() {
+        let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
+        let read = |t| read_envelope(params(t), modern).map(|(ctx, _)| ctx);
+        assert_eq!(read(r#"{}"#), Err(Fault::MissingVersion));
+        assert_eq!(read(r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}"#), Err(Fault::MissingVersion));
+        assert_eq!(
+            read(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#),
+            Err(Fault::MissingCapabilities)
+        );
+        let r = read(
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"v9","io.modelcontextprotocol/clientCapabilities":{}}}"#,
+        );
+        assert!(matches!(r, Err(Fault::Unsupported(v)) if v.as_bytes() == br#""v9""#));
+        let r = read(
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}}"#,
+        );
+        assert_eq!(r, Err(Fault::BadLogLevel));
+        let ok = read(
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/logLevel":"warning"}}"#,
+        )
+        .unwrap();
+        assert!(ok.caps.contains(crate::mcp::Capability::Sampling) && ok.tasks);
+        assert_eq!(ok.log, Some(LoggingLevel::Warning));
+    }
+
+    #[test]
+    fn granted_names_are_always_recognised() {
+        let mut listen = Listen::default();
+        let uris = ["file:///a", "file:///b", "test://x", "test://y", "z"];
+        for u in uris {
+            listen.grant(Name::Uri, JsonStr::from_text(u));
+        }
+        assert!(uris.iter().all(|u| listen.may_have(Name::Uri, JsonStr::from_text(u))));
+        let escaped = RawJson::parse(br#""file:\/\/\/a""#).unwrap().as_str().unwrap();
+        assert!(listen.may_have(Name::Uri, escaped), "compared unescaped");
+        let strangers =
+            (0..1000).filter(|i| listen.may_have(Name::Uri, JsonStr::from_text(&std::format!("other://{i}")))).count();
+        assert!(strangers < 30, "{strangers} of 1000 URIs not granted passed");
+        assert!(!uris.iter().all(|u| listen.may_have(Name::Task, JsonStr::from_text(u))));
+    }
+}
