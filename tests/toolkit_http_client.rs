@@ -237,3 +237,14 @@ fn a_server_that_is_not_there_is_an_error() {
     let bad = BlockingClient::connect("not a url").unwrap_err();
     assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
 }
+
+#[test]
+fn a_server_gone_mid_session_fails_calls_instead_of_hanging() {
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/mcp")).timeout(Duration::from_secs(30)).connect().unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 1, b: 1 }).unwrap().text(), "2");
+    drop(server);
+    let err = client.call_tool("add", &Add { a: 1, b: 2 }).unwrap_err();
+    assert!(matches!(err, ClientError::Transport(_) | ClientError::Closed(_)), "{err}");
+    client.close().unwrap();
+}
