@@ -1,8 +1,8 @@
 //! The toolkit's blocking client over HTTP, against the toolkit's own server on the HTTP
 //! server adapter in this process: typed calls, lazy pages, progress, cancellation the
 //! server sees, timeouts, a sampling hook answered on the call's stream, the legacy
-//! HTTP+SSE fallback, and a server that is not there. The server's tools and the test
-//! meet on channels, never on sleeps.
+//! HTTP+SSE fallback, a bearer token, and servers gone or not there. The server's tools
+//! and the test meet on channels, never on sleeps.
 #![cfg(feature = "http")]
 
 use std::net::SocketAddr;
@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use mcp_sansio::adapters::http::server::{HttpServer, ServerOptions, Stopper};
+use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, Stopper};
 use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
 use mcp_sansio::mcp::{OneOrMany, StopReason};
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
@@ -62,6 +62,10 @@ impl Drop for Running {
 }
 
 fn serve() -> Running {
+    serve_with(ServerOptions::default())
+}
+
+fn serve_with(options: ServerOptions<'static>) -> Running {
     let (started_tx, started) = channel();
     let (ended_tx, ended) = channel();
     let (addr_tx, addr_rx) = channel();
@@ -98,8 +102,7 @@ fn serve() -> Running {
             builder = builder.resource(&format!("r://{i}"), "r", || "x");
         }
         let server = builder.build();
-        let mut http: HttpServer<'_, _> =
-            HttpServer::bind("127.0.0.1:0", server.config(), ServerOptions::default()).unwrap();
+        let mut http: HttpServer<'_, _> = HttpServer::bind("127.0.0.1:0", server.config(), options).unwrap();
         addr_tx.send((http.local_addr(), http.stopper())).unwrap();
         let mut handler = server.handler(());
         http.run(&mut handler).unwrap();
@@ -247,4 +250,17 @@ fn a_server_gone_mid_session_fails_calls_instead_of_hanging() {
     let err = client.call_tool("add", &Add { a: 1, b: 2 }).unwrap_err();
     assert!(matches!(err, ClientError::Transport(_) | ClientError::Closed(_)), "{err}");
     client.close().unwrap();
+}
+
+#[test]
+fn a_bearer_token_is_sent_and_a_server_that_wants_one_refuses_the_client_without() {
+    let server =
+        serve_with(ServerOptions { authorize: Some(Authorizer::bearer("s3cret")), ..ServerOptions::default() });
+    assert!(BlockingClient::connect(&server.url("/mcp")).is_err(), "no token: refused");
+    assert!(BlockingClient::http(&server.url("/mcp")).bearer_token("wrong").connect().is_err());
+    let client = BlockingClient::http(&server.url("/mcp")).bearer_token("s3cret").connect().unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 3, b: 4 }).unwrap().text(), "7");
+    client.close().unwrap();
+    let bad = BlockingClient::http(&server.url("/mcp")).bearer_token("two\nlines").connect().unwrap_err();
+    assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
 }

@@ -17,7 +17,7 @@ use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Sta
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::adapters::http::client::{App, HttpClientLoop, Mailbox, Options, Outcome};
-use crate::http::client::{ClientConfig, Event as TransportEvent, HttpClient};
+use crate::http::client::{ClientConfig, DEFAULT_TOKEN_CAPACITY, Event as TransportEvent, HttpClient};
 use crate::mcp::{Implementation, VersionSet};
 use crate::session::{Endpoint, Event, OutputMode};
 use crate::time::Instant;
@@ -73,6 +73,7 @@ pub struct HttpClientBuilder<H = ()> {
     versions: Option<VersionSet>,
     timeout: Option<Duration>,
     options: Options,
+    bearer: Option<String>,
 }
 
 impl HttpClientBuilder {
@@ -85,6 +86,7 @@ impl HttpClientBuilder {
             versions: None,
             timeout: None,
             options: Options::new(),
+            bearer: None,
         }
     }
 }
@@ -92,8 +94,8 @@ impl HttpClientBuilder {
 impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
     /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
     pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> HttpClientBuilder<G> {
-        let HttpClientBuilder { url, info, versions, timeout, options, .. } = self;
-        HttpClientBuilder { url, hooks, info, versions, timeout, options }
+        let HttpClientBuilder { url, info, versions, timeout, options, bearer, .. } = self;
+        HttpClientBuilder { url, hooks, info, versions, timeout, options, bearer }
     }
 
     /// Who the client is (`clientInfo`).
@@ -121,10 +123,17 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
         self
     }
 
-    /// Connects and completes the handshake. An `InvalidInput` error for a URL the core
-    /// refuses; the server's refusal or no connection is an error too.
+    /// Sends `Authorization: Bearer <token>` on every request (a token got beforehand:
+    /// there is no OAuth flow here, and a server that refuses the token ends the
+    /// connection attempt with an error).
+    pub fn bearer_token(mut self, token: &str) -> Self {
+        self.bearer = Some(token.into());
+        self
+    }
+
+    /// Connects and completes the handshake. An `InvalidInput` error for a URL or a token
+    /// the core refuses; the server's refusal or no connection is an error too.
     pub fn connect(self) -> io::Result<BlockingClient> {
-        ClientConfig::new(&self.url).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("{e:?}")))?;
         let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(self.options)?;
         let mailbox = event_loop.mailbox();
         let client = Client::new(self.hooks);
@@ -135,7 +144,7 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
         if let Some(timeout) = self.timeout {
             config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
         }
-        let url = self.url;
+        let (url, bearer) = (self.url, self.bearer);
         let (ready, is_ready) = channel();
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
@@ -143,10 +152,15 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
             let mut ep: Ep<'_> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
             let mut session = Session::new(client, ready);
-            let http_config = ClientConfig::new(&url).map_err(|e| io::Error::other(format!("{e:?}")))?;
+            // Room for the token, however long.
+            let room = bearer.as_ref().map_or(DEFAULT_TOKEN_CAPACITY, |t| t.len().max(DEFAULT_TOKEN_CAPACITY));
+            let http_config = ClientConfig::new(&url).map_err(invalid)?.token_capacity(room);
             let mut storage = vec![0u8; http_config.storage_len(EXCHANGES, EXCHANGE_BYTES)];
             let mut http: HttpClient<'_, EXCHANGES> =
                 HttpClient::new(http_config, &mut storage).map_err(|e| io::Error::other(format!("{e:?}")))?;
+            if let Some(token) = &bearer {
+                http.set_bearer_token(Some(token)).map_err(invalid)?;
+            }
             match event_loop.run(&mut ep, &mut http, &mut session) {
                 Ok(Outcome::Closed(_)) => session.end(None),
                 Ok(Outcome::SessionExpired(expiry)) => session.end(Some(format!("the session expired: {expiry:?}"))),
@@ -166,4 +180,9 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
             ready: is_ready,
         })
     }
+}
+
+/// A mistake in what the caller gave (the URL, the token), as an `InvalidInput` error.
+fn invalid(e: impl core::fmt::Debug) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, format!("{e:?}"))
 }
