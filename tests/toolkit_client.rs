@@ -15,7 +15,7 @@ use mcp_sansio::mcp::{
 };
 use mcp_sansio::session::{Config, Endpoint, Event, Output, PaginationError, RequestOptions, State};
 use mcp_sansio::time::Instant;
-use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Hooks, Reply, StdioClient, result_text};
+use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, result_text};
 use mcp_sansio::toolkit::server::{List, ResourceList, Server, Table, ToolFn};
 use mcp_sansio::wire::{JsonStr, RawJson};
 use serde_json::{Value, json};
@@ -293,7 +293,7 @@ fn the_blocking_client_calls_walks_and_shuts_the_server_down() {
     let prompt = client.get_prompt("forecast_request", &json!({"city": "Bergen"})).unwrap();
     assert!(prompt.json().as_text().contains("Bergen"));
 
-    assert!(matches!(client.close().unwrap(), Exit::Exited(status) if status.success()));
+    assert!(matches!(client.close().unwrap(), Closed::Exited(Exit::Exited(status)) if status.success()));
 }
 
 #[test]

@@ -75,8 +75,8 @@
 //!
 //! The client side ([`client`]) calls tools with typed arguments, walks lists page by
 //! page and answers the server's requests through hooks, sans-IO or as a blocking
-//! [`StdioClient`](client::StdioClient) for a server it spawns (an HTTP client waits for
-//! the crate's HTTP client adapter).
+//! [`BlockingClient`](client::BlockingClient), the same for a server it spawns (stdio)
+//! or one at a URL (HTTP).
 
 pub mod client;
 pub mod schema;

@@ -95,6 +95,9 @@ pub enum ClientError {
     Walk(PaginationError),
     /// The answer could not be read.
     Decode(DecodeError),
+    /// The transport could not deliver the request or bring its answer (an HTTP
+    /// refusal, a connection that failed, a stream that could not be resumed): why.
+    Transport(String),
 }
 
 impl fmt::Display for ClientError {
@@ -108,6 +111,7 @@ impl fmt::Display for ClientError {
             Self::Closed(None) => f.write_str("the session ended"),
             Self::Walk(e) => write!(f, "the list walk stopped: {e}"),
             Self::Decode(e) => write!(f, "the answer could not be read: {e}"),
+            Self::Transport(why) => write!(f, "the transport lost the request: {why}"),
         }
     }
 }

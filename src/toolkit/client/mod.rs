@@ -5,20 +5,30 @@
 //! |---|---|
 //! | `client.rs` | [`Client`], sans-IO over a client endpoint: typed calls, page walks, hooks |
 //! | `hooks.rs` | [`Hooks`]: sampling, elicitation and roots answered |
-//! | `stdio.rs` | (`stdio`) [`StdioClient`]: a blocking client for a server it spawns |
+//! | `blocking.rs` | (`stdio` or `http`) [`BlockingClient`]: one blocking client whichever the transport |
+//! | `stdio.rs` | (`stdio`) [`StdioClientBuilder`]: the blocking client for a server it spawns |
+//! | `http.rs` | (`http`) [`HttpClientBuilder`]: the blocking client for a server at a URL |
 //! | `answer.rs` | (`alloc`) answers kept after their frame is gone |
 
 #[cfg(feature = "alloc")]
 mod answer;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod blocking;
 #[allow(clippy::module_inception)]
 mod client;
 mod hooks;
+#[cfg(feature = "http")]
+mod http;
 #[cfg(feature = "stdio")]
 mod stdio;
 
 #[cfg(feature = "alloc")]
 pub use answer::{Answer, ClientError};
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub use blocking::{BlockingClient, Call, Closed, Pages, PendingCall};
 pub use client::{Client, ClientEvent, DEFAULT_MAX_PAGES, result_text};
 pub use hooks::{Hooks, Reply};
+#[cfg(feature = "http")]
+pub use http::HttpClientBuilder;
 #[cfg(feature = "stdio")]
-pub use stdio::{Call, Pages, PendingCall, StdioClient, StdioClientBuilder};
+pub use stdio::{StdioClient, StdioClientBuilder};

@@ -1,0 +1,266 @@
+//! The toolkit's blocking client over HTTP, against the toolkit's own server on the HTTP
+//! server adapter in this process: typed calls, lazy pages, progress, cancellation the
+//! server sees, timeouts, a sampling hook answered on the call's stream, the legacy
+//! HTTP+SSE fallback, a bearer token, and servers gone or not there. The server's tools
+//! and the test meet on channels, never on sleeps.
+#![cfg(feature = "http")]
+
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, Stopper};
+use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
+use mcp_sansio::mcp::{OneOrMany, StopReason};
+use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
+use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
+use mcp_sansio::wire::JsonStr;
+use serde_json::{Value, json};
+
+mcp_sansio::schema! {
+    #[derive(serde::Deserialize, serde::Serialize)]
+    pub struct Add { a: i32, b: i32 }
+}
+
+mcp_sansio::schema! {
+    #[derive(serde::Deserialize, serde::Serialize)]
+    pub struct Steps { steps: u32 }
+}
+
+const PATIENCE: Duration = Duration::from_secs(20);
+const RESOURCES: usize = 7;
+
+/// Our HTTP server on a port of its own, and what its tools tell the test.
+struct Running {
+    addr: SocketAddr,
+    stopper: Stopper,
+    thread: Option<JoinHandle<()>>,
+    /// A `wait` call has started.
+    started: Receiver<()>,
+    /// How a `wait` call's sleep ended: `Err(Cancelled)` when the client cancelled it.
+    ended: Receiver<Result<(), Cancelled>>,
+    /// Lets a `steps` call go on to its next step (the server sends only the latest
+    /// progress of a job, so each is waited for).
+    go: Sender<()>,
+}
+
+impl Running {
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stopper.stop();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve() -> Running {
+    serve_with(ServerOptions::default())
+}
+
+fn serve_with(options: ServerOptions<'static>) -> Running {
+    let (started_tx, started) = channel();
+    let (ended_tx, ended) = channel();
+    let (addr_tx, addr_rx) = channel();
+    let (go, gone) = channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let (started_tx, ended_tx, gone) = (Mutex::new(started_tx), Mutex::new(ended_tx), Mutex::new(gone));
+        let mut builder = ServerBuilder::new("http-test", "1")
+            .page_size(2)
+            .tool("add", "Adds.", |Add { a, b }| i64::from(a) + i64::from(b))
+            .blocking_tool("steps", "Counts, with progress.", move |job: Job, Steps { steps }| {
+                for i in 1..=steps {
+                    job.progress(f64::from(i), Some(f64::from(steps)), Some("step"));
+                    let _ = gone.lock().unwrap().recv_timeout(PATIENCE);
+                }
+                format!("{steps} steps")
+            })
+            .blocking_tool("wait", "Sleeps until cancelled.", move |job: Job, _: Steps| {
+                let _ = started_tx.lock().unwrap().send(());
+                let slept = job.sleep(Duration::from_secs(60));
+                let _ = ended_tx.lock().unwrap().send(slept);
+                "woke"
+            })
+            .blocking_tool("ask", "Asks the client's model.", |job: Job, Steps { steps }| {
+                let params = json!({
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "a poem?"}}],
+                    "maxTokens": steps,
+                });
+                match job.sample(&params) {
+                    Ok(answer) => answer.to_string(),
+                    Err(e) => format!("no answer: {e}"),
+                }
+            });
+        for i in 1..=RESOURCES {
+            builder = builder.resource(&format!("r://{i}"), "r", || "x");
+        }
+        let server = builder.build();
+        let mut http: HttpServer<'_, _> = HttpServer::bind("127.0.0.1:0", server.config(), options).unwrap();
+        addr_tx.send((http.local_addr(), http.stopper())).unwrap();
+        let mut handler = server.handler(());
+        http.run(&mut handler).unwrap();
+    });
+    let (addr, stopper) = addr_rx.recv_timeout(PATIENCE).unwrap();
+    Running { addr, stopper, thread: Some(thread), started, ended, go }
+}
+
+/// The client's hooks: sampling answered, the requests counted.
+#[derive(Default)]
+struct Model {
+    asked: std::sync::Arc<Mutex<Vec<u64>>>,
+}
+
+impl Hooks for Model {
+    fn capabilities(&self) -> ClientCapabilities<'static> {
+        ClientCapabilities::new().sampling()
+    }
+
+    fn sampling(&mut self, params: CreateMessageParams<'_>, reply: Reply<'_, '_>) {
+        self.asked.lock().unwrap().push(params.max_tokens);
+        reply.respond(&CreateMessageResult {
+            role: MessageRole::Assistant,
+            content: OneOrMany::One(ContentBlock::text("a poem")),
+            model: JsonStr::from_text("model-x"),
+            stop_reason: Some(StopReason::EndTurn),
+            result_type: None,
+            meta: None,
+        });
+    }
+}
+
+#[test]
+fn typed_calls_and_lazy_pages_over_streamable_http() {
+    let server = serve();
+    let client = BlockingClient::connect(&server.url("/mcp")).unwrap();
+    let init = client.initialize_result();
+    assert_eq!(init.json().get("serverInfo").unwrap().get("name").unwrap().as_str().unwrap(), "http-test");
+
+    let sum = client.call_tool("add", &Add { a: 2, b: 40 }).unwrap();
+    assert!(!sum.is_error());
+    assert_eq!(sum.text(), "42");
+    let wrong = client.call_tool("add", &json!({"a": "two", "b": 40})).unwrap();
+    assert!(wrong.is_error() && wrong.text().contains('a'), "{wrong}");
+
+    // Each page is asked for when it is taken: a call goes between two of them.
+    let mut pages = client.resources();
+    let first = pages.next().unwrap().unwrap();
+    assert_eq!(first.json().get("resources").unwrap().elements().count(), 2);
+    assert_eq!(client.call_tool("add", &Add { a: 1, b: 1 }).unwrap().text(), "2");
+    let rest: Vec<usize> = pages.map(|p| p.unwrap().json().get("resources").unwrap().elements().count()).collect();
+    assert_eq!(rest, [2, 2, 1]);
+    let uris: Vec<Value> = client
+        .resources()
+        .flat_map(|p| {
+            let page: Value = serde_json::from_str(&p.unwrap().to_string()).unwrap();
+            page["resources"].as_array().unwrap().iter().map(|r| r["uri"].clone()).collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(uris.len(), RESOURCES);
+    assert_eq!(uris[RESOURCES - 1], "r://7");
+
+    assert!(matches!(client.close().unwrap(), Closed::Disconnected));
+}
+
+#[test]
+fn progress_cancellation_and_timeouts_over_http() {
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/mcp")).timeout(Duration::from_secs(30)).connect().unwrap();
+
+    let progress = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&progress);
+    let go = server.go.clone();
+    let done = client
+        .call("steps", &Steps { steps: 3 })
+        .progress(move |p, total, message| {
+            seen.lock().unwrap().push((p, total, message.map(String::from)));
+            let _ = go.send(());
+        })
+        .send()
+        .unwrap();
+    assert_eq!(done.text(), "3 steps");
+    let step = Some("step".to_string());
+    assert_eq!(
+        *progress.lock().unwrap(),
+        [(1.0, Some(3.0), step.clone()), (2.0, Some(3.0), step.clone()), (3.0, Some(3.0), step)]
+    );
+
+    // Cancelled while it runs: the call fails at once, and the tool's sleep ends.
+    let call = client.call("wait", &Steps { steps: 1 }).start().unwrap();
+    server.started.recv_timeout(PATIENCE).unwrap();
+    assert!(call.try_wait().is_none());
+    assert_eq!(call.cancel().unwrap_err(), ClientError::Cancelled);
+    assert_eq!(server.ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the server saw the cancel");
+    assert_eq!(client.call_tool("add", &Add { a: 1, b: 2 }).unwrap().text(), "3");
+
+    // No answer in time: the call fails, and the server is told to stop too.
+    let slow = client.call("wait", &Steps { steps: 1 }).timeout(Duration::from_millis(300));
+    assert_eq!(slow.send().unwrap_err(), ClientError::TimedOut);
+    server.started.recv_timeout(PATIENCE).unwrap();
+    assert_eq!(server.ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the timeout cancelled it");
+    assert_eq!(client.call_tool("add", &Add { a: 2, b: 2 }).unwrap().text(), "4");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_sampling_hook_answers_the_server_over_http() {
+    let server = serve();
+    let model = Model::default();
+    let asked = std::sync::Arc::clone(&model.asked);
+    let client = BlockingClient::http(&server.url("/mcp")).hooks(model).connect().unwrap();
+    let answer = client.call_tool("ask", &Steps { steps: 7 }).unwrap();
+    assert!(!answer.is_error(), "{answer}");
+    assert!(answer.text().contains("a poem") && answer.text().contains("model-x"), "{answer}");
+    assert_eq!(*asked.lock().unwrap(), [7]);
+    client.close().unwrap();
+}
+
+#[test]
+fn the_legacy_http_sse_transport_is_fallen_back_to() {
+    let server = serve();
+    let client = BlockingClient::connect(&server.url("/sse")).unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 20, b: 22 }).unwrap().text(), "42");
+    let pages: Vec<usize> =
+        client.resources().map(|p| p.unwrap().json().get("resources").unwrap().elements().count()).collect();
+    assert_eq!(pages, [2, 2, 2, 1]);
+    client.close().unwrap();
+}
+
+#[test]
+fn a_server_that_is_not_there_is_an_error() {
+    // A port just freed: nothing listens on it.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    assert!(BlockingClient::connect(&format!("http://{addr}/mcp")).is_err());
+    let bad = BlockingClient::connect("not a url").unwrap_err();
+    assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+#[test]
+fn a_server_gone_mid_session_fails_calls_instead_of_hanging() {
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/mcp")).timeout(Duration::from_secs(30)).connect().unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 1, b: 1 }).unwrap().text(), "2");
+    drop(server);
+    let err = client.call_tool("add", &Add { a: 1, b: 2 }).unwrap_err();
+    assert!(matches!(err, ClientError::Transport(_) | ClientError::Closed(_)), "{err}");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_bearer_token_is_sent_and_a_server_that_wants_one_refuses_the_client_without() {
+    let server =
+        serve_with(ServerOptions { authorize: Some(Authorizer::bearer("s3cret")), ..ServerOptions::default() });
+    assert!(BlockingClient::connect(&server.url("/mcp")).is_err(), "no token: refused");
+    assert!(BlockingClient::http(&server.url("/mcp")).bearer_token("wrong").connect().is_err());
+    let client = BlockingClient::http(&server.url("/mcp")).bearer_token("s3cret").connect().unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 3, b: 4 }).unwrap().text(), "7");
+    client.close().unwrap();
+    let bad = BlockingClient::http(&server.url("/mcp")).bearer_token("two\nlines").connect().unwrap_err();
+    assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
+}
