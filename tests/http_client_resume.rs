@@ -233,6 +233,7 @@ fn standalone_stream_gives_up_after_fruitless_attempts() {
         initial: core::time::Duration::from_millis(100),
         max: core::time::Duration::from_millis(250),
         max_attempts: 3,
+        ..Reconnect::DEFAULT
     }));
     let g = d.handshake(Some("s"), "2025-06-18").exchange;
     d.fail(g, Failure::Connect);

@@ -39,15 +39,28 @@ pub struct Reconnect {
     pub max: Duration,
     /// Attempts in a row that bring nothing new before the stream is given up.
     pub max_attempts: u8,
+    /// The longest wait a server's `retry` is honoured up to. A server's `retry` longer
+    /// than `max` is still honoured (it is the server's floor), but a broken or hostile
+    /// one (`retry: 4294967295`, 49 days) must not park a stream and its request for weeks.
+    pub longest_server_retry: Duration,
 }
 
 impl Reconnect {
-    /// 1 s, growing to 30 s, 5 attempts.
-    pub const DEFAULT: Reconnect =
-        Reconnect { initial: Duration::from_secs(1), max: Duration::from_secs(30), max_attempts: 5 };
+    /// 1 s, growing to 30 s, 5 attempts; a server's `retry` honoured up to 10 minutes.
+    pub const DEFAULT: Reconnect = Reconnect {
+        initial: Duration::from_secs(1),
+        max: Duration::from_secs(30),
+        max_attempts: 5,
+        longest_server_retry: Duration::from_secs(600),
+    };
 
     /// Never reconnect: a broken stream is reported at once.
-    pub const NEVER: Reconnect = Reconnect { initial: Duration::ZERO, max: Duration::ZERO, max_attempts: 0 };
+    pub const NEVER: Reconnect = Reconnect {
+        initial: Duration::ZERO,
+        max: Duration::ZERO,
+        max_attempts: 0,
+        longest_server_retry: Duration::ZERO,
+    };
 }
 
 impl Default for Reconnect {

@@ -125,9 +125,11 @@ pub(crate) fn head(status: u16, f: HeadFacts) -> Head {
 
 /// The wait before reconnection attempt `attempt` (1 for the first in a row): the
 /// server's `retry` or `initial`, x1.5 per attempt after the first, capped at the
-/// policy's `max` (or the base, if that is longer: the server's `retry` is a floor).
+/// policy's `max` (or the base, if that is longer: the server's `retry` is a floor, itself
+/// cut to the policy's `longest_server_retry`).
 pub(crate) fn reconnect_delay(policy: &Reconnect, server_retry: Option<u32>, attempt: u8) -> Duration {
-    let base = server_retry.map_or(policy.initial.as_millis() as u64, u64::from);
+    let longest = policy.longest_server_retry.as_millis() as u64;
+    let base = server_retry.map_or(policy.initial.as_millis() as u64, |r| u64::from(r).min(longest));
     let cap = base.max(policy.max.as_millis() as u64);
     let mut ms = base;
     for _ in 1..attempt {
@@ -239,6 +241,8 @@ mod tests {
         assert_eq!([ms(Some(500), 1), ms(Some(500), 2)], [500, 750]);
         // A server's retry longer than the cap is still honoured.
         assert_eq!([ms(Some(60_000), 1), ms(Some(60_000), 9)], [60_000, 60_000]);
+        // Up to a point: a retry of 49 days is cut to the policy's longest.
+        assert_eq!([ms(Some(u32::MAX), 1), ms(Some(u32::MAX), 9)], [600_000, 600_000]);
         assert_eq!(ms(Some(0), 3), 0);
     }
 }
