@@ -41,7 +41,7 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
 
   --era auto|modern|legacy  which protocol eras to speak (default auto: server/discover first,
                             2026-07-28 if the server answers it, else the initialize handshake)
-  --protocol-version V      offer only this version (default: all, newest first)
+  --protocol-version V      offer only this version, in its era (default: all, newest first)
   --call NAME[=JSON]        call a tool (repeatable; replaces the default calls)
   --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
   --cancel-tool NAME[=JSON]    the call cancelled after --cancel-after-ms ('none' to skip)
