@@ -38,6 +38,8 @@ mod output;
 pub(crate) mod owned;
 mod prompt;
 mod resource;
+#[cfg(feature = "std")]
+mod rounds;
 #[allow(clippy::module_inception)]
 mod server;
 #[cfg(feature = "stdio")]
