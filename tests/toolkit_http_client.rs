@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, Stopper};
 use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
-use mcp_sansio::mcp::{OneOrMany, StopReason};
+use mcp_sansio::mcp::{OneOrMany, ProtocolVersion, StopReason};
+use mcp_sansio::session::Era;
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
 use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
 use mcp_sansio::wire::JsonStr;
@@ -138,9 +139,15 @@ impl Hooks for Model {
 #[test]
 fn typed_calls_and_lazy_pages_over_streamable_http() {
     let server = serve();
-    let client = BlockingClient::connect(&server.url("/mcp")).unwrap();
-    let init = client.initialize_result();
+    let legacy = BlockingClient::http(&server.url("/mcp")).era(Era::Legacy).connect().unwrap();
+    let init = legacy.initialize_result();
     assert_eq!(init.json().get("serverInfo").unwrap().get("name").unwrap().as_str().unwrap(), "http-test");
+    assert_eq!(legacy.call_tool("add", &Add { a: 1, b: 2 }).unwrap().text(), "3");
+    legacy.close().unwrap();
+
+    // Both eras asked for: the stateless one, which the toolkit's server speaks too.
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).connect().unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
 
     let sum = client.call_tool("add", &Add { a: 2, b: 40 }).unwrap();
     assert!(!sum.is_error());
@@ -210,15 +217,20 @@ fn progress_cancellation_and_timeouts_over_http() {
 
 #[test]
 fn a_sampling_hook_answers_the_server_over_http() {
+    // A request of the server's own in a handshake session, an input_required round in
+    // a stateless one: the same tool and the same hook.
     let server = serve();
-    let model = Model::default();
-    let asked = std::sync::Arc::clone(&model.asked);
-    let client = BlockingClient::http(&server.url("/mcp")).hooks(model).connect().unwrap();
-    let answer = client.call_tool("ask", &Steps { steps: 7 }).unwrap();
-    assert!(!answer.is_error(), "{answer}");
-    assert!(answer.text().contains("a poem") && answer.text().contains("model-x"), "{answer}");
-    assert_eq!(*asked.lock().unwrap(), [7]);
-    client.close().unwrap();
+    for (era, version) in [(Era::Legacy, ProtocolVersion::V2025_11_25), (Era::Auto, ProtocolVersion::V2026_07_28)] {
+        let model = Model::default();
+        let asked = std::sync::Arc::clone(&model.asked);
+        let client = BlockingClient::http(&server.url("/mcp")).era(era).hooks(model).connect().unwrap();
+        assert_eq!(client.protocol_version(), version);
+        let answer = client.call_tool("ask", &Steps { steps: 7 }).unwrap();
+        assert!(!answer.is_error(), "{era:?}: {answer}");
+        assert!(answer.text().contains("a poem") && answer.text().contains("model-x"), "{era:?}: {answer}");
+        assert_eq!(*asked.lock().unwrap(), [7], "{era:?}");
+        client.close().unwrap();
+    }
 }
 
 #[test]
