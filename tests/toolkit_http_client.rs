@@ -45,6 +45,10 @@ struct Running {
     /// Lets a `steps` call go on to its next step (the server sends only the latest
     /// progress of a job, so each is waited for).
     go: Sender<()>,
+    /// An `ask_then_wait` call had its answer and sleeps.
+    asked: Receiver<()>,
+    /// How its sleep ended.
+    asked_ended: Receiver<Result<(), Cancelled>>,
 }
 
 impl Running {
@@ -71,8 +75,11 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
     let (ended_tx, ended) = channel();
     let (addr_tx, addr_rx) = channel();
     let (go, gone) = channel::<()>();
+    let (asked_tx, asked) = channel();
+    let (asked_ended_tx, asked_ended) = channel();
     let thread = std::thread::spawn(move || {
         let (started_tx, ended_tx, gone) = (Mutex::new(started_tx), Mutex::new(ended_tx), Mutex::new(gone));
+        let (asked_tx, asked_ended_tx) = (Mutex::new(asked_tx), Mutex::new(asked_ended_tx));
         let mut builder = ServerBuilder::new("http-test", "1")
             .page_size(2)
             .tool("add", "Adds.", |Add { a, b }| i64::from(a) + i64::from(b))
@@ -87,6 +94,19 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
                 let _ = started_tx.lock().unwrap().send(());
                 let slept = job.sleep(Duration::from_secs(60));
                 let _ = ended_tx.lock().unwrap().send(slept);
+                "woke"
+            })
+            .blocking_tool("ask_then_wait", "Asks, then sleeps until cancelled.", move |job: Job, _: Steps| {
+                let params = json!({
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "go on?"}}],
+                    "maxTokens": 1,
+                });
+                if job.sample(&params).is_err() {
+                    return "no answer";
+                }
+                let _ = asked_tx.lock().unwrap().send(());
+                let slept = job.sleep(Duration::from_secs(60));
+                let _ = asked_ended_tx.lock().unwrap().send(slept);
                 "woke"
             })
             .blocking_tool("ask", "Asks the client's model.", |job: Job, Steps { steps }| {
@@ -109,7 +129,7 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
         http.run(&mut handler).unwrap();
     });
     let (addr, stopper) = addr_rx.recv_timeout(PATIENCE).unwrap();
-    Running { addr, stopper, thread: Some(thread), started, ended, go }
+    Running { addr, stopper, thread: Some(thread), started, ended, go, asked, asked_ended }
 }
 
 /// The client's hooks: sampling answered, the requests counted.
@@ -231,6 +251,20 @@ fn a_sampling_hook_answers_the_server_over_http() {
         assert_eq!(*asked.lock().unwrap(), [7], "{era:?}");
         client.close().unwrap();
     }
+}
+
+#[test]
+fn a_call_sent_again_after_input_required_is_cancelled_by_its_first_id() {
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).hooks(Model::default()).connect().unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    // The first round asks; the retry (another id) runs until it is cancelled.
+    let call = client.call("ask_then_wait", &Steps { steps: 1 }).start().unwrap();
+    server.asked.recv_timeout(PATIENCE).unwrap();
+    assert!(call.try_wait().is_none());
+    assert_eq!(call.cancel().unwrap_err(), ClientError::Cancelled);
+    assert_eq!(server.asked_ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the server saw the cancel");
+    client.close().unwrap();
 }
 
 #[test]

@@ -82,6 +82,9 @@ pub(super) struct Waiter {
     /// What the request was, for the methods a stateless server may answer with
     /// `input_required`: sent again with the answers.
     again: Option<Again>,
+    /// The id the call was first sent with (what the caller cancels it by), once it has
+    /// been sent again.
+    first: Option<RequestId>,
 }
 
 /// A request's method, params and options, to send it again.
@@ -151,10 +154,22 @@ impl<H> Session<H> {
                 }
             }
             Msg::Cancel { id } => {
-                if ep.cancel(now, &id, Some("cancelled by the client")).is_ok()
-                    && let Some(w) = self.take(&id)
+                // The caller knows the call by its first id; sent again after an
+                // `input_required` result, it goes by another now, or waits to go.
+                let current = self.waiting.iter().find(|(i, w)| *i == id || w.first.as_ref() == Some(&id));
+                if let Some(current) = current.map(|(i, _)| i.clone()) {
+                    if ep.cancel(now, &current, Some("cancelled by the client")).is_ok()
+                        && let Some(w) = self.take(&current)
+                    {
+                        w.done(Err(ClientError::Cancelled));
+                    }
+                } else if let Some(at) = self
+                    .queued
+                    .iter()
+                    .position(|m| matches!(m, Msg::Retry { waiter, .. } if waiter.first.as_ref() == Some(&id)))
+                    && let Some(Msg::Retry { waiter, .. }) = self.queued.remove(at)
                 {
-                    w.done(Err(ClientError::Cancelled));
+                    waiter.done(Err(ClientError::Cancelled));
                 }
             }
             Msg::Close => ep.close(now),
@@ -193,6 +208,7 @@ impl<H: Hooks> Session<H> {
                 // Answered through the hooks, then sent again (at the next idle, with
                 // the endpoint at hand).
                 let Some(mut w) = self.take(&id) else { return };
+                w.first.get_or_insert(id);
                 let fulfilled = self.client.fulfil(result);
                 match (fulfilled, w.again.take()) {
                     (Ok((responses, state)), Some(again)) => {
@@ -492,7 +508,7 @@ impl BlockingClient {
         progress: Option<OnProgress>,
     ) -> Result<PendingCall<'_>, ClientError> {
         let (reply, replies) = channel();
-        let waiter = Waiter { reply, progress, again: None };
+        let waiter = Waiter { reply, progress, again: None, first: None };
         if !self.outbox.send(Msg::Request { method: method.into(), params, options, waiter }) {
             return Err(ClientError::Closed(None));
         }
