@@ -109,6 +109,18 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
                 let _ = asked_ended_tx.lock().unwrap().send(slept);
                 "woke"
             })
+            .blocking_tool("ask_many", "Asks the client's model `steps` times.", |job: Job, Steps { steps }| {
+                let params = json!({
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "again?"}}],
+                    "maxTokens": 1,
+                });
+                for i in 0..steps {
+                    if let Err(e) = job.sample(&params) {
+                        return format!("no answer {i}: {e}");
+                    }
+                }
+                format!("{steps} answers")
+            })
             .blocking_tool("ask", "Asks the client's model.", |job: Job, Steps { steps }| {
                 let params = json!({
                     "messages": [{"role": "user", "content": {"type": "text", "text": "a poem?"}}],
@@ -264,6 +276,21 @@ fn a_call_sent_again_after_input_required_is_cancelled_by_its_first_id() {
     assert!(call.try_wait().is_none());
     assert_eq!(call.cancel().unwrap_err(), ClientError::Cancelled);
     assert_eq!(server.asked_ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the server saw the cancel");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_server_asking_round_after_round_is_followed_only_so_far() {
+    let server = serve();
+    let model = Model::default();
+    let asked = std::sync::Arc::clone(&model.asked);
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).hooks(model).connect().unwrap();
+    // Each round the job is run again and asks one more question.
+    assert_eq!(client.call_tool("ask_many", &Steps { steps: 5 }).unwrap().text(), "5 answers");
+    assert_eq!(asked.lock().unwrap().len(), 5);
+    let endless = client.call_tool("ask_many", &Steps { steps: 100 }).unwrap_err();
+    assert_eq!(endless, ClientError::TooManyRounds);
+    assert_eq!(asked.lock().unwrap().len(), 5 + BlockingClient::MAX_ROUNDS);
     client.close().unwrap();
 }
 

@@ -85,6 +85,8 @@ pub(super) struct Waiter {
     /// The id the call was first sent with (what the caller cancels it by), once it has
     /// been sent again.
     first: Option<RequestId>,
+    /// The `input_required` rounds it went through.
+    rounds: usize,
 }
 
 /// A request's method, params and options, to send it again.
@@ -209,6 +211,10 @@ impl<H: Hooks> Session<H> {
                 // the endpoint at hand).
                 let Some(mut w) = self.take(&id) else { return };
                 w.first.get_or_insert(id);
+                w.rounds += 1;
+                if w.rounds > BlockingClient::MAX_ROUNDS {
+                    return w.done(Err(ClientError::TooManyRounds));
+                }
                 let fulfilled = self.client.fulfil(result);
                 match (fulfilled, w.again.take()) {
                     (Ok((responses, state)), Some(again)) => {
@@ -377,6 +383,11 @@ pub(super) struct Started {
 }
 
 impl BlockingClient {
+    /// The `input_required` rounds a call follows (a stateless server's questions
+    /// answered and the call sent again) before it fails with
+    /// [`ClientError::TooManyRounds`].
+    pub const MAX_ROUNDS: usize = 16;
+
     /// Waits for the handshake of a started loop.
     pub(super) fn start(started: Started) -> io::Result<Self> {
         let mut client = BlockingClient {
@@ -508,7 +519,7 @@ impl BlockingClient {
         progress: Option<OnProgress>,
     ) -> Result<PendingCall<'_>, ClientError> {
         let (reply, replies) = channel();
-        let waiter = Waiter { reply, progress, again: None, first: None };
+        let waiter = Waiter { reply, progress, again: None, first: None, rounds: 0 };
         if !self.outbox.send(Msg::Request { method: method.into(), params, options, waiter }) {
             return Err(ClientError::Closed(None));
         }
