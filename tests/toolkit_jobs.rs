@@ -516,3 +516,17 @@ fn a_stateless_client_without_the_capability_is_not_asked() {
     assert_eq!(answer["result"]["isError"], true, "{answer}");
     assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("elicitation"), "{answer}");
 }
+
+#[test]
+fn a_request_state_is_good_for_ten_minutes() {
+    let mut h = Harness::stateless(asking());
+    h.send(modern_call(1, "greet", json!({"steps":1}), json!({})));
+    let state = h.answer_of(1)["result"]["requestState"].as_str().unwrap().to_string();
+    let answers = json!({"q0":{"action":"accept","content":{"name":"Late"}}});
+    // The server's clock is what its loop last polled with.
+    let _ = h.server.poll(&mut (), &mut h.ep, Instant::from_secs(601));
+    h.send(modern_call(2, "greet", json!({"steps":1}), json!({"inputResponses":answers,"requestState":state})));
+    let refused = h.answer(2).unwrap_or_else(|| panic!("{:?}", h.out));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("Expired"), "{refused}");
+}
