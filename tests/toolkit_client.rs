@@ -235,21 +235,61 @@ fn hooks_answer_the_servers_requests() {
 
 fn weather() -> &'static PathBuf {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .args(["build", "--example", "weather", "--features", "stdio", "--message-format=json"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building the weather example failed");
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "weather")
-            .find_map(|m| Some(PathBuf::from(m["executable"].as_str()?)))
-            .expect("cargo built the weather example")
-    })
+    EXE.get_or_init(|| example("weather"))
+}
+
+/// Builds the example `name` (with `stdio`): its executable.
+fn example(name: &str) -> PathBuf {
+    let out = Command::new(env!("CARGO"))
+        .args(["build", "--example", name, "--features", "stdio", "--message-format=json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "building the {name} example failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+        .find_map(|m| Some(PathBuf::from(m["executable"].as_str()?)))
+        .unwrap_or_else(|| panic!("cargo built the {name} example"))
+}
+
+/// Hooks that answer an elicitation with a name, and count the questions.
+#[derive(Default)]
+struct Ada {
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl Hooks for Ada {
+    fn capabilities(&self) -> ClientCapabilities<'static> {
+        ClientCapabilities::new().elicitation()
+    }
+
+    fn elicitation(&mut self, params: mcp_sansio::mcp::ElicitParams<'_>, reply: Reply<'_, '_>) {
+        self.asked.lock().unwrap().push(format!("{params:?}"));
+        reply.respond(&json!({"action": "accept", "content": {"name": "Ada"}}));
+    }
+}
+
+#[test]
+fn a_tool_that_asks_the_user_works_in_both_eras_over_stdio() {
+    let ask = example("ask");
+    for (era, version) in [(Era::Legacy, ProtocolVersion::V2025_11_25), (Era::Auto, ProtocolVersion::V2026_07_28)] {
+        let hooks = Ada::default();
+        let asked = Arc::clone(&hooks.asked);
+        let client = StdioClient::builder(Command::new(&ask)).era(era).hooks(hooks).stderr(StderrMode::Discard);
+        let client = client.spawn().unwrap();
+        assert_eq!(client.protocol_version(), version);
+        let answer = client.call_tool("greet", &json!({"greeting": "Hello"})).unwrap();
+        assert!(!answer.is_error(), "{era:?}: {answer}");
+        assert_eq!(answer.text(), "Hello, Ada!", "{era:?}");
+        let asked = asked.lock().unwrap();
+        assert_eq!(asked.len(), 1, "{era:?}: asked once: {asked:?}");
+        assert!(asked[0].contains("What is your name?"), "{asked:?}");
+        drop(asked);
+        assert!(matches!(client.close().unwrap(), Closed::Exited(Exit::Exited(status)) if status.success()));
+    }
 }
 
 #[derive(serde::Serialize)]
