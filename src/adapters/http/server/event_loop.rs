@@ -364,6 +364,16 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         self.conns.get_mut(i).and_then(Option::as_mut)
     }
 
+    /// Like `mark_conn`, but the connection is written before every other one waiting:
+    /// a POST's 202 goes out before the stream messages it caused, so a client that
+    /// reads its answer on the stream and closes has had the POST's own answer first.
+    fn mark_conn_first(&mut self, i: usize) {
+        let Some(c) = self.conn(i) else { return };
+        c.dirty = true;
+        self.dirty_conns.retain(|&d| d != i);
+        self.dirty_conns.insert(0, i);
+    }
+
     fn mark_conn(&mut self, i: usize) {
         if let Some(c) = self.conn(i)
             && !c.dirty
@@ -1235,7 +1245,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
         for x in accepted {
             if let Some(ci) = self.exchanges.remove(&x) {
                 self.empty(ci, 202);
-                self.mark_conn(ci);
+                self.mark_conn_first(ci);
             }
         }
         self.drain_streams(h);
