@@ -279,7 +279,13 @@ def check_legacy(xs, msgs, mode, row):
         if wrong:
             ok = False
             details.append(f"POSTs elsewhere: {wrong[:3]}")
-    bad_status = [f"#{x.req} {x.status}" for x in posts if not (x.status and 200 <= x.status < 300)]
+    # A POST with no answer on record: the client had its reply from the stream and left
+    # before reading the POST's own 202 (the TypeScript SSE transport does not await it
+    # on close); said in the details, not a failure of the server.
+    unanswered = [x for x in posts if x.status is None]
+    if unanswered:
+        details.append(f"{len(unanswered)} POST(s) the client left before their answer: #{unanswered[0].req}")
+    bad_status = [f"#{x.req} {x.status}" for x in posts if x.status is not None and not 200 <= x.status < 300]
     if bad_status:
         ok = False
         details.append(f"POSTs answered {bad_status[:4]}")
@@ -288,7 +294,7 @@ def check_legacy(xs, msgs, mode, row):
         ok = False
         details.append(f"server messages in POST bodies (not on the stream): {in_bodies[:4]}")
     on_stream = sum(1 for e in g.events if e.get("event") in (None, "message") and e.get("data"))
-    details.append(f"{len(posts)} POSTs answered {sorted({x.status for x in posts})}, {on_stream} messages on the stream")
+    details.append(f"{len(posts)} POSTs answered {sorted({x.status for x in posts}, key=str)}, {on_stream} messages on the stream")
     row("legacy", ok, "; ".join(details))
 
     before = [x for x in xs if x.index < g.index]
