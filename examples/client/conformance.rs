@@ -52,14 +52,25 @@ enum Step {
     EchoSchema,
 }
 
+/// A `tools/call` to send again after `input_required`.
+struct Retry {
+    ticket: RetryTicket,
+    /// The tool and its arguments (JSON text), as first sent.
+    call: (String, String),
+    /// `inputResponses` (JSON text).
+    responses: String,
+    /// `requestState` exactly as received, if there was one.
+    state: Option<String>,
+}
+
 /// A scenario's script and what came of it.
 pub struct Conformance {
     steps: VecDeque<Step>,
     waiting: Option<(RequestId, String)>,
     /// The `tools/call` in flight (name, arguments), for a retry after `input_required`.
     calling: Option<(String, String)>,
-    /// A retry to send: the ticket, the call, `inputResponses`, `requestState` as received.
-    retry: Option<(RetryTicket, (String, String), String, Option<String>)>,
+    /// A retry to send after `input_required`.
+    retry: Option<Retry>,
     walker: PageWalker<256>,
     /// Listed tools: name and `inputSchema` as the server wrote it.
     tools: Vec<(String, String)>,
@@ -143,7 +154,7 @@ impl Conformance {
                 let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| s.to_string());
                 say(format_args!("{what}: input required; retrying with the answers"));
                 let responses = serde_json::Value::Object(responses).to_string();
-                self.retry = Some((retry, call, responses, state));
+                self.retry = Some(Retry { ticket: retry, call, responses, state });
             }
             Event::Response { id, result, .. } => {
                 let Some((want, what)) = self.waiting.take() else { return };
@@ -210,7 +221,7 @@ impl Conformance {
         if !self.ready || self.finished || self.waiting.is_some() {
             return None;
         }
-        if let Some((ticket, (name, args), responses, state)) = self.retry.take() {
+        if let Some(Retry { ticket, call: (name, args), responses, state }) = self.retry.take() {
             let params = call_params(&name, &args);
             let sent = RawJson::parse(params.as_bytes())
                 .and_then(|p| RawJson::parse(responses.as_bytes()).map(|r| (p, r)))
