@@ -401,6 +401,11 @@ impl<M: Send + 'static> HttpClientLoop<M> {
     {
         let mut happened = false;
         while st.outcome.is_none() && st.fatal.is_none() {
+            // Whether `initialize` was already out before this step: a lost
+            // `server/discover` probe (a handshake-era server refusing a POST without a
+            // session) makes the session fall back to `initialize` in the same step, and
+            // that is no reason to give up.
+            let initializing = endpoint.state() == State::AwaitingInitializeResult;
             let action = match st.link.poll(now, endpoint, http) {
                 Step::Idle { next_timeout } => {
                     st.link_deadline = next_timeout;
@@ -466,7 +471,7 @@ impl<M: Send + 'static> HttpClientLoop<M> {
                 Action::Expired(reason) => st.outcome = Some(Outcome::SessionExpired(reason)),
                 Action::Lost(reason) => {
                     // Without `initialize` there is no session to wait for.
-                    if endpoint.state() == State::AwaitingInitializeResult {
+                    if initializing && endpoint.state() == State::AwaitingInitializeResult {
                         st.outcome = Some(Outcome::Unreachable(reason));
                     }
                 }
