@@ -996,6 +996,13 @@ impl ClientApp {
             }
             Event::Error { id, error, .. } => {
                 let text = format!("{} {}", error.code.0, error.message);
+                if matches!(&self.waiting, Waiting::Subscribing { id: want } if *want == id) {
+                    // A 2026-07-28 server need not offer listen streams (the Python SDK
+                    // 2.3 server answers -32601): the script goes on without one.
+                    event(format_args!("the server opened no listen stream: error {text}"));
+                    self.waiting = Waiting::Nothing;
+                    return;
+                }
                 if let Waiting::Answer { id: want, .. } = &self.waiting
                     && *want == id
                     && let Waiting::Answer { step, sent, .. } = std::mem::replace(&mut self.waiting, Waiting::Nothing)
