@@ -16,6 +16,9 @@
 #           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
 #   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server)
 #
+#   ours@REV, min@REV  the same built from another revision (in a temporary worktree, into
+#           target/stdio-roundtrip-REV): before/after figures side by side in one run
+#
 #   benches/stdio_roundtrip.sh [--seconds S] [NAME...]    (default: all, 2 s per phase)
 #
 # The SDKs are installed by tests/interop/run.sh --install-only into .ci/cache/interop.
@@ -32,6 +35,7 @@ cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
 tests/interop/run.sh --install-only
 cp tests/interop/ts_echo_server.mjs "$cache/node/"
 servers=()
+root_target=$PWD/target
 for n in "${names[@]}"; do
     case "$n" in
         ours)
@@ -52,6 +56,16 @@ for n in "${names[@]}"; do
         rmcp)
             (cd benches/rmcp-server && cargo build --quiet --release --locked --target-dir ../../target/rmcp-server)
             servers+=("rmcp=$PWD/target/rmcp-server/release/rmcp-echo-server") ;;
+        ours@* | min@*)
+            rev=${n#*@}
+            example=server
+            [ "${n%@*}" = min ] && example=stdio_min
+            wt=$(mktemp -d)
+            git worktree add --detach "$wt" "$rev" >/dev/null 2>&1
+            (cd "$wt" && cargo build --quiet --release --features stdio --example "$example" \
+                --target-dir "$root_target/stdio-roundtrip-$rev")
+            servers+=("$n=$root_target/stdio-roundtrip-$rev/release/examples/$example")
+            git worktree remove --force "$wt" ;;
         ts) servers+=("ts=node $cache/node/ts_echo_server.mjs") ;;
         py) servers+=("py=$cache/venv/bin/python $PWD/tests/interop/py_server.py") ;;
         *) echo "stdio_roundtrip: unknown server $n" >&2; exit 2 ;;

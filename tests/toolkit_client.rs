@@ -11,9 +11,9 @@ use std::time::Duration;
 use mcp_sansio::adapters::stdio::{Exit, StderrMode};
 use mcp_sansio::mcp::{
     ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ListChanged, ListRootsResult,
-    MessageRole, OneOrMany, Resource, Root, StopReason,
+    MessageRole, OneOrMany, ProtocolVersion, Resource, Root, StopReason,
 };
-use mcp_sansio::session::{Config, Endpoint, Event, Output, PaginationError, RequestOptions, State};
+use mcp_sansio::session::{Config, Endpoint, Era, Event, Output, PaginationError, RequestOptions, State};
 use mcp_sansio::time::Instant;
 use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, result_text};
 use mcp_sansio::toolkit::server::{List, ResourceList, Server, Table, ToolFn};
@@ -235,21 +235,61 @@ fn hooks_answer_the_servers_requests() {
 
 fn weather() -> &'static PathBuf {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .args(["build", "--example", "weather", "--features", "stdio", "--message-format=json"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building the weather example failed");
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "weather")
-            .find_map(|m| Some(PathBuf::from(m["executable"].as_str()?)))
-            .expect("cargo built the weather example")
-    })
+    EXE.get_or_init(|| example("weather"))
+}
+
+/// Builds the example `name` (with `stdio`): its executable.
+fn example(name: &str) -> PathBuf {
+    let out = Command::new(env!("CARGO"))
+        .args(["build", "--example", name, "--features", "stdio", "--message-format=json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "building the {name} example failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+        .find_map(|m| Some(PathBuf::from(m["executable"].as_str()?)))
+        .unwrap_or_else(|| panic!("cargo built the {name} example"))
+}
+
+/// Hooks that answer an elicitation with a name, and count the questions.
+#[derive(Default)]
+struct Ada {
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl Hooks for Ada {
+    fn capabilities(&self) -> ClientCapabilities<'static> {
+        ClientCapabilities::new().elicitation()
+    }
+
+    fn elicitation(&mut self, params: mcp_sansio::mcp::ElicitParams<'_>, reply: Reply<'_, '_>) {
+        self.asked.lock().unwrap().push(format!("{params:?}"));
+        reply.respond(&json!({"action": "accept", "content": {"name": "Ada"}}));
+    }
+}
+
+#[test]
+fn a_tool_that_asks_the_user_works_in_both_eras_over_stdio() {
+    let ask = example("ask");
+    for (era, version) in [(Era::Legacy, ProtocolVersion::V2025_11_25), (Era::Auto, ProtocolVersion::V2026_07_28)] {
+        let hooks = Ada::default();
+        let asked = Arc::clone(&hooks.asked);
+        let client = StdioClient::builder(Command::new(&ask)).era(era).hooks(hooks).stderr(StderrMode::Discard);
+        let client = client.spawn().unwrap();
+        assert_eq!(client.protocol_version(), version);
+        let answer = client.call_tool("greet", &json!({"greeting": "Hello"})).unwrap();
+        assert!(!answer.is_error(), "{era:?}: {answer}");
+        assert_eq!(answer.text(), "Hello, Ada!", "{era:?}");
+        let asked = asked.lock().unwrap();
+        assert_eq!(asked.len(), 1, "{era:?}: asked once: {asked:?}");
+        assert!(asked[0].contains("What is your name?"), "{asked:?}");
+        drop(asked);
+        assert!(matches!(client.close().unwrap(), Closed::Exited(Exit::Exited(status)) if status.success()));
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -266,9 +306,23 @@ struct SlowSum {
 
 #[test]
 fn the_blocking_client_calls_walks_and_shuts_the_server_down() {
-    let client = StdioClient::builder(Command::new(weather())).stderr(StderrMode::Discard).spawn().unwrap();
-    let init = client.initialize_result();
+    // A handshake session: the initialize result names the server.
+    let legacy = StdioClient::builder(Command::new(weather())).era(Era::Legacy).stderr(StderrMode::Discard);
+    let legacy = legacy.spawn().unwrap();
+    assert_eq!(legacy.protocol_version(), ProtocolVersion::V2025_11_25);
+    let init = legacy.initialize_result();
     assert_eq!(init.json().get("serverInfo").unwrap().get("name").unwrap().as_str().unwrap(), "weather");
+    assert_eq!(
+        legacy.call_tool("get_forecast", &Forecast { city: "Oslo", days: 1 }).unwrap().text().lines().count(),
+        1
+    );
+    legacy.close().unwrap();
+
+    // By default the stateless era, which the toolkit's server speaks too: the server's
+    // side is its `server/discover` result.
+    let client = StdioClient::builder(Command::new(weather())).stderr(StderrMode::Discard).spawn().unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    assert!(client.initialize_result().json().get("capabilities").unwrap().get("tools").is_some());
 
     let tools: Vec<Value> = client.tools().map(|p| serde_json::from_str(&p.unwrap().to_string()).unwrap()).collect();
     assert_eq!(tools.len(), 1, "one page");
@@ -339,4 +393,31 @@ fn result_text_reads_text_blocks() {
             .decode()
             .unwrap();
     assert_eq!(result_text(&r).collect::<Vec<JsonStr<'_>>>(), ["a", "b"]);
+}
+
+#[test]
+fn hooks_fulfil_the_input_requests_of_an_input_required_result() {
+    // A stateless server's questions (2026-07-28) go to the same hooks; their answers
+    // make the retry's inputResponses, and the state is echoed as it came.
+    let mut client = Client::<Desk>::new(Desk::default());
+    let result = RawJson::parse(
+        br#"{"resultType":"input_required","requestState":"s.1","inputRequests":{
+            "q0":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":9}},
+            "q\"1":{"method":"roots/list"}}}"#,
+    )
+    .unwrap();
+    let (responses, state) = client.fulfil(result).unwrap();
+    assert_eq!(client.hooks().asked, ["sampling 9", "roots"]);
+    assert_eq!(state.as_deref(), Some("s.1"));
+    let responses: Value = serde_json::from_slice(&responses).unwrap();
+    assert_eq!(responses["q0"]["content"]["text"], "a poem");
+    assert_eq!(responses["q\"1"]["roots"][0]["uri"], "file:///desk");
+
+    // A question no hook answers fails the call instead of being sent unanswered.
+    let elicit = RawJson::parse(
+        br#"{"resultType":"input_required","inputRequests":{"q0":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}}"#,
+    )
+    .unwrap();
+    let refused = client.fulfil(elicit).unwrap_err();
+    assert!(matches!(refused, ClientError::Error { code, .. } if code.0 == -32601), "{refused}");
 }

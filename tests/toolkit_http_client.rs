@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, Stopper};
 use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
-use mcp_sansio::mcp::{OneOrMany, StopReason};
+use mcp_sansio::mcp::{OneOrMany, ProtocolVersion, StopReason};
+use mcp_sansio::session::Era;
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
 use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
 use mcp_sansio::wire::JsonStr;
@@ -44,6 +45,10 @@ struct Running {
     /// Lets a `steps` call go on to its next step (the server sends only the latest
     /// progress of a job, so each is waited for).
     go: Sender<()>,
+    /// An `ask_then_wait` call had its answer and sleeps.
+    asked: Receiver<()>,
+    /// How its sleep ended.
+    asked_ended: Receiver<Result<(), Cancelled>>,
 }
 
 impl Running {
@@ -70,8 +75,11 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
     let (ended_tx, ended) = channel();
     let (addr_tx, addr_rx) = channel();
     let (go, gone) = channel::<()>();
+    let (asked_tx, asked) = channel();
+    let (asked_ended_tx, asked_ended) = channel();
     let thread = std::thread::spawn(move || {
         let (started_tx, ended_tx, gone) = (Mutex::new(started_tx), Mutex::new(ended_tx), Mutex::new(gone));
+        let (asked_tx, asked_ended_tx) = (Mutex::new(asked_tx), Mutex::new(asked_ended_tx));
         let mut builder = ServerBuilder::new("http-test", "1")
             .page_size(2)
             .tool("add", "Adds.", |Add { a, b }| i64::from(a) + i64::from(b))
@@ -87,6 +95,31 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
                 let slept = job.sleep(Duration::from_secs(60));
                 let _ = ended_tx.lock().unwrap().send(slept);
                 "woke"
+            })
+            .blocking_tool("ask_then_wait", "Asks, then sleeps until cancelled.", move |job: Job, _: Steps| {
+                let params = json!({
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "go on?"}}],
+                    "maxTokens": 1,
+                });
+                if job.sample(&params).is_err() {
+                    return "no answer";
+                }
+                let _ = asked_tx.lock().unwrap().send(());
+                let slept = job.sleep(Duration::from_secs(60));
+                let _ = asked_ended_tx.lock().unwrap().send(slept);
+                "woke"
+            })
+            .blocking_tool("ask_many", "Asks the client's model `steps` times.", |job: Job, Steps { steps }| {
+                let params = json!({
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "again?"}}],
+                    "maxTokens": 1,
+                });
+                for i in 0..steps {
+                    if let Err(e) = job.sample(&params) {
+                        return format!("no answer {i}: {e}");
+                    }
+                }
+                format!("{steps} answers")
             })
             .blocking_tool("ask", "Asks the client's model.", |job: Job, Steps { steps }| {
                 let params = json!({
@@ -108,7 +141,7 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
         http.run(&mut handler).unwrap();
     });
     let (addr, stopper) = addr_rx.recv_timeout(PATIENCE).unwrap();
-    Running { addr, stopper, thread: Some(thread), started, ended, go }
+    Running { addr, stopper, thread: Some(thread), started, ended, go, asked, asked_ended }
 }
 
 /// The client's hooks: sampling answered, the requests counted.
@@ -138,9 +171,15 @@ impl Hooks for Model {
 #[test]
 fn typed_calls_and_lazy_pages_over_streamable_http() {
     let server = serve();
-    let client = BlockingClient::connect(&server.url("/mcp")).unwrap();
-    let init = client.initialize_result();
+    let legacy = BlockingClient::http(&server.url("/mcp")).era(Era::Legacy).connect().unwrap();
+    let init = legacy.initialize_result();
     assert_eq!(init.json().get("serverInfo").unwrap().get("name").unwrap().as_str().unwrap(), "http-test");
+    assert_eq!(legacy.call_tool("add", &Add { a: 1, b: 2 }).unwrap().text(), "3");
+    legacy.close().unwrap();
+
+    // Both eras asked for: the stateless one, which the toolkit's server speaks too.
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).connect().unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
 
     let sum = client.call_tool("add", &Add { a: 2, b: 40 }).unwrap();
     assert!(!sum.is_error());
@@ -210,14 +249,48 @@ fn progress_cancellation_and_timeouts_over_http() {
 
 #[test]
 fn a_sampling_hook_answers_the_server_over_http() {
+    // A request of the server's own in a handshake session, an input_required round in
+    // a stateless one: the same tool and the same hook.
+    let server = serve();
+    for (era, version) in [(Era::Legacy, ProtocolVersion::V2025_11_25), (Era::Auto, ProtocolVersion::V2026_07_28)] {
+        let model = Model::default();
+        let asked = std::sync::Arc::clone(&model.asked);
+        let client = BlockingClient::http(&server.url("/mcp")).era(era).hooks(model).connect().unwrap();
+        assert_eq!(client.protocol_version(), version);
+        let answer = client.call_tool("ask", &Steps { steps: 7 }).unwrap();
+        assert!(!answer.is_error(), "{era:?}: {answer}");
+        assert!(answer.text().contains("a poem") && answer.text().contains("model-x"), "{era:?}: {answer}");
+        assert_eq!(*asked.lock().unwrap(), [7], "{era:?}");
+        client.close().unwrap();
+    }
+}
+
+#[test]
+fn a_call_sent_again_after_input_required_is_cancelled_by_its_first_id() {
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).hooks(Model::default()).connect().unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    // The first round asks; the retry (another id) runs until it is cancelled.
+    let call = client.call("ask_then_wait", &Steps { steps: 1 }).start().unwrap();
+    server.asked.recv_timeout(PATIENCE).unwrap();
+    assert!(call.try_wait().is_none());
+    assert_eq!(call.cancel().unwrap_err(), ClientError::Cancelled);
+    assert_eq!(server.asked_ended.recv_timeout(PATIENCE).unwrap(), Err(Cancelled), "the server saw the cancel");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_server_asking_round_after_round_is_followed_only_so_far() {
     let server = serve();
     let model = Model::default();
     let asked = std::sync::Arc::clone(&model.asked);
-    let client = BlockingClient::http(&server.url("/mcp")).hooks(model).connect().unwrap();
-    let answer = client.call_tool("ask", &Steps { steps: 7 }).unwrap();
-    assert!(!answer.is_error(), "{answer}");
-    assert!(answer.text().contains("a poem") && answer.text().contains("model-x"), "{answer}");
-    assert_eq!(*asked.lock().unwrap(), [7]);
+    let client = BlockingClient::http(&server.url("/mcp")).era(Era::Auto).hooks(model).connect().unwrap();
+    // Each round the job is run again and asks one more question.
+    assert_eq!(client.call_tool("ask_many", &Steps { steps: 5 }).unwrap().text(), "5 answers");
+    assert_eq!(asked.lock().unwrap().len(), 5);
+    let endless = client.call_tool("ask_many", &Steps { steps: 100 }).unwrap_err();
+    assert_eq!(endless, ClientError::TooManyRounds);
+    assert_eq!(asked.lock().unwrap().len(), 5 + BlockingClient::MAX_ROUNDS);
     client.close().unwrap();
 }
 

@@ -347,3 +347,186 @@ fn a_blocking_tool_logs_about_its_call_at_the_level_the_client_set() {
     let answer_at = h.out.iter().position(|m| m["id"] == 3).unwrap();
     assert!(log_at < answer_at, "the log comes before the answer: {:?}", h.out);
 }
+
+// ---- the same handlers in stateless calls (2026-07-28): input_required rounds ----------
+
+/// The `_meta` a stateless call carries, with the client's `capabilities`.
+fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+/// A stateless `tools/call` of `name` with `arguments`, and `extra` params (a retry's
+/// `inputResponses` and `requestState`).
+fn modern_call(id: u64, name: &str, arguments: Value, extra: Value) -> Value {
+    let mut params = json!({"name": name, "arguments": arguments, "_meta": modern_meta(json!({"elicitation":{}}))});
+    for (k, v) in extra.as_object().unwrap() {
+        params[k] = v.clone();
+    }
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":params})
+}
+
+impl Harness {
+    /// A session that sees only stateless calls (no initialize).
+    fn stateless(builder: ServerBuilder) -> Self {
+        Self::stateless_with_key(builder, *b"toolkit test key")
+    }
+
+    /// The same, sealing states with `key`.
+    fn stateless_with_key(builder: ServerBuilder, key: [u8; 16]) -> Self {
+        let (wake, woken) = channel();
+        let wake = Mutex::new(wake);
+        let server = builder
+            .state_key(key)
+            .waker(move || {
+                let _ = wake.lock().unwrap().send(());
+            })
+            .build();
+        let rx = Box::leak(vec![0u8; 8192].into_boxed_slice());
+        let tx = Box::leak(vec![0u8; 8192].into_boxed_slice());
+        let ep = Ep::new(server.config(), rx, tx, Instant::ZERO).unwrap();
+        Harness { ep, server, out: Vec::new(), woken }
+    }
+
+    /// The answer to `id`, once the job gave it.
+    fn answer_of(&mut self, id: u64) -> Value {
+        loop {
+            if let Some(answer) = self.answer(id) {
+                return answer;
+            }
+            self.wait();
+        }
+    }
+}
+
+/// A tool that asks two questions, the second after the first is answered, and counts
+/// how often it ran.
+fn two_questions(runs: Arc<Mutex<u32>>) -> ServerBuilder {
+    ServerBuilder::new("t", "1").blocking_tool("pair", "", move |job: Job, _: Steps| -> Result<String, String> {
+        *runs.lock().unwrap() += 1;
+        let ask = |what: &str| {
+            let params =
+                json!({"message":what,"requestedSchema":{"type":"object","properties":{"v":{"type":"string"}}}});
+            let answer = job.elicit(&params).map_err(|e| e.to_string())?;
+            let v: Value = serde_json::from_slice(answer.json().as_bytes()).unwrap();
+            Ok::<String, String>(v["content"]["v"].as_str().unwrap_or("?").to_string())
+        };
+        let first = ask("First?")?;
+        let second = ask(&format!("Second, after {first}?"))?;
+        Ok(format!("{first} then {second}"))
+    })
+}
+
+#[test]
+fn a_stateless_call_asks_with_input_required_and_the_retry_gets_the_answer() {
+    let mut h = Harness::stateless(asking());
+    h.send(modern_call(1, "greet", json!({"steps":1}), json!({})));
+    let round = h.answer_of(1)["result"].clone();
+    assert_eq!(round["resultType"], "input_required", "{round}");
+    assert_eq!(round["inputRequests"]["q0"]["method"], "elicitation/create");
+    assert_eq!(round["inputRequests"]["q0"]["params"]["message"], "Your name?");
+    let state = round["requestState"].as_str().unwrap().to_string();
+    assert!(!h.out.iter().any(|m| m["method"] == "elicitation/create"), "no request of the server's own: {:?}", h.out);
+
+    let answers = json!({"q0":{"action":"accept","content":{"name":"Ada"}}});
+    h.send(modern_call(2, "greet", json!({"steps":1}), json!({"inputResponses":answers,"requestState":state})));
+    let done = h.answer_of(2);
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Ada", "{done}");
+    assert!(done["result"].get("resultType").is_none_or(|t| t == "complete"), "{done}");
+
+    // A retry without the answer is asked again.
+    h.send(modern_call(3, "greet", json!({"steps":1}), json!({"requestState":state})));
+    assert_eq!(h.answer_of(3)["result"]["resultType"], "input_required");
+}
+
+#[test]
+fn a_job_asking_twice_takes_two_rounds_and_runs_again_from_the_start_each_time() {
+    let runs = Arc::new(Mutex::new(0));
+    let mut h = Harness::stateless(two_questions(Arc::clone(&runs)));
+    let args = json!({"steps":2});
+    h.send(modern_call(1, "pair", args.clone(), json!({})));
+    let first = h.answer_of(1)["result"].clone();
+    assert_eq!(first["inputRequests"]["q0"]["params"]["message"], "First?", "{first}");
+
+    let a0 = json!({"q0":{"action":"accept","content":{"v":"red"}}});
+    h.send(modern_call(2, "pair", args.clone(), json!({"inputResponses":a0,"requestState":first["requestState"]})));
+    let second = h.answer_of(2)["result"].clone();
+    assert_eq!(second["resultType"], "input_required", "{second}");
+    assert!(second["inputRequests"].get("q0").is_none(), "the first question is not asked again: {second}");
+    assert_eq!(second["inputRequests"]["q1"]["params"]["message"], "Second, after red?");
+
+    // The retry answers only the question of its round; the first answer comes back
+    // from the state.
+    let a1 = json!({"q1":{"action":"accept","content":{"v":"blue"}}});
+    h.send(modern_call(3, "pair", args.clone(), json!({"inputResponses":a1,"requestState":second["requestState"]})));
+    let done = h.answer_of(3);
+    assert_eq!(done["result"]["content"][0]["text"], "red then blue", "{done}");
+    assert_eq!(*runs.lock().unwrap(), 3, "one run per round");
+
+    // A round's state with the answers of another round: the key it does not carry is
+    // asked again, never taken from the retry.
+    let stale = json!({"q0":{"action":"accept","content":{"v":"green"}},"q1":{"action":"accept","content":{"v":"x"}}});
+    h.send(modern_call(4, "pair", args, json!({"inputResponses":stale,"requestState":second["requestState"]})));
+    assert_eq!(h.answer_of(4)["result"]["content"][0]["text"], "red then x");
+}
+
+#[test]
+fn a_tampered_or_misplaced_request_state_is_refused() {
+    let mut h = Harness::stateless(asking());
+    h.send(modern_call(1, "greet", json!({"steps":1}), json!({})));
+    let state = h.answer_of(1)["result"]["requestState"].as_str().unwrap().to_string();
+    let answers = json!({"q0":{"action":"accept","content":{"name":"Eve"}}});
+
+    // One character changed.
+    let mut tampered = state.clone().into_bytes();
+    tampered[0] = if tampered[0] == b'e' { b'f' } else { b'e' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    // The same state on a call with other arguments, or on a state sealed by another key.
+    let other_key = {
+        let mut k = Harness::stateless_with_key(asking(), *b"another key, 16b");
+        k.send(modern_call(1, "greet", json!({"steps":1}), json!({})));
+        k.answer_of(1)["result"]["requestState"].as_str().unwrap().to_string()
+    };
+    let cases = [
+        (2, json!({"steps":1}), tampered),
+        (3, json!({"steps":2}), state.clone()),
+        (4, json!({"steps":1}), other_key),
+        (5, json!({"steps":1}), "not a state".to_string()),
+    ];
+    for (id, args, state) in cases {
+        h.send(modern_call(id, "greet", args, json!({"inputResponses":answers,"requestState":state})));
+        let refused = h.answer(id).unwrap_or_else(|| panic!("{id} refused at once: {:?}", h.out));
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    }
+    // `inputResponses` that is not an object is refused too.
+    h.send(modern_call(6, "greet", json!({"steps":1}), json!({"inputResponses":[1],"requestState":state})));
+    let refused = h.answer(6).unwrap_or_else(|| panic!("{:?}", h.out));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[test]
+fn a_stateless_client_without_the_capability_is_not_asked() {
+    let mut h = Harness::stateless(asking());
+    let mut call = modern_call(1, "greet", json!({"steps":1}), json!({}));
+    call["params"]["_meta"] = modern_meta(json!({}));
+    h.send(call);
+    let answer = h.answer_of(1);
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("elicitation"), "{answer}");
+}
+
+#[test]
+fn a_request_state_is_good_for_ten_minutes() {
+    let mut h = Harness::stateless(asking());
+    h.send(modern_call(1, "greet", json!({"steps":1}), json!({})));
+    let state = h.answer_of(1)["result"]["requestState"].as_str().unwrap().to_string();
+    let answers = json!({"q0":{"action":"accept","content":{"name":"Late"}}});
+    // The server's clock is what its loop last polled with.
+    let _ = h.server.poll(&mut (), &mut h.ep, Instant::from_secs(601));
+    h.send(modern_call(2, "greet", json!({"steps":1}), json!({"inputResponses":answers,"requestState":state})));
+    let refused = h.answer(2).unwrap_or_else(|| panic!("{:?}", h.out));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("Expired"), "{refused}");
+}

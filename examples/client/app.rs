@@ -164,13 +164,15 @@ impl Plan {
     /// The endpoint configuration; `capabilities` is [`Plan::capabilities`].
     pub fn config<'a>(&self, capabilities: &'a str) -> Config<'a> {
         let info = RawJson::parse(CLIENT_INFO.as_bytes()).expect("valid JSON");
-        let mut config = Config::new(Role::Client, info)
+        let config = Config::new(Role::Client, info)
             .capabilities(RawJson::parse(capabilities.as_bytes()).expect("valid JSON"))
             .request_timeouts(self.request_timeout, self.request_timeout * 10);
-        if let Some(v) = self.version {
-            config = config.versions(VersionSet::only(v));
+        match self.version {
+            // One version named: its era is the session's (`era(Auto)` would add the
+            // other era's versions back, and a dual-era server would take the probe).
+            Some(v) => config.versions(VersionSet::only(v)),
+            None => config.era(self.era),
         }
-        config.era(self.era)
     }
 }
 
@@ -997,13 +999,15 @@ impl ClientApp {
             Event::Error { id, error, .. } => {
                 let text = format!("{} {}", error.code.0, error.message);
                 if matches!(&self.waiting, Waiting::Subscribing { id: want } if *want == id) {
-                    // A 2026-07-28 server need not offer listen streams (the Python SDK
-                    // 2.3 server answers -32601): the script goes on without one.
-                    event(format_args!("the server opened no listen stream: error {text}"));
+                    // A stateless server need not offer listen streams: -32601 skips the
+                    // step; any other refusal fails it. Either way the script goes on.
                     self.waiting = Waiting::Nothing;
-                    return;
-                }
-                if let Waiting::Answer { id: want, .. } = &self.waiting
+                    if error.code == ErrorCode::METHOD_NOT_FOUND {
+                        event(format_args!("listen stream {id} refused: the server offers none ({text})"));
+                    } else {
+                        self.fail(format!("listen stream {id} refused: {text}"));
+                    }
+                } else if let Waiting::Answer { id: want, .. } = &self.waiting
                     && *want == id
                     && let Waiting::Answer { step, sent, .. } = std::mem::replace(&mut self.waiting, Waiting::Nothing)
                 {
@@ -1029,7 +1033,8 @@ impl ClientApp {
             }
             Event::Failed { id, reason, .. } => {
                 event(format_args!("request {id} failed: {reason}"));
-                if matches!(&self.waiting, Waiting::Answer { id: want, .. } if *want == id) {
+                if matches!(&self.waiting, Waiting::Answer { id: want, .. } | Waiting::Subscribing { id: want } if *want == id)
+                {
                     self.waiting = Waiting::Nothing;
                     self.fail(format!("request {id} failed: {reason}"));
                 }
@@ -1059,7 +1064,8 @@ impl ClientApp {
     /// A request the transport could not deliver or get answered (an HTTP exchange
     /// failed for good; the session has cancelled it, so no session event follows).
     pub fn on_request_lost(&mut self, id: &RequestId, reason: &str) {
-        if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } = &self.waiting
+        if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } | Waiting::Subscribing { id: want } =
+            &self.waiting
             && want == id
         {
             self.waiting = Waiting::Nothing;

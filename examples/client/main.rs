@@ -41,8 +41,7 @@ const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
 
   --era auto|modern|legacy  which protocol eras to speak (default auto: server/discover first,
                             2026-07-28 if the server answers it, else the initialize handshake)
-  --protocol-version V      offer only this version (default: all, newest first); without
-                            --era, a handshake version means --era legacy, 2026-07-28 --era modern
+  --protocol-version V      offer only this version, in its era (default: all, newest first)
   --call NAME[=JSON]        call a tool (repeatable; replaces the default calls)
   --progress-tool NAME[=JSON]  the call made with a progress token ('none' to skip)
   --cancel-tool NAME[=JSON]    the call cancelled after --cancel-after-ms ('none' to skip)
@@ -80,7 +79,6 @@ struct Args {
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut plan = Plan::default();
-    let mut era_given = false;
     let (mut wire, mut grace, mut term_grace) = (false, Duration::from_secs(2), Duration::from_secs(2));
     let mut calls: Option<Vec<ToolCall>> = None;
     let mut timeout_call = None;
@@ -96,7 +94,6 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match arg.as_str() {
             "--" => break,
             "--era" => {
-                era_given = true;
                 plan.era = match value(&arg)?.as_str() {
                     "auto" => Era::Auto,
                     "modern" => Era::Modern,
@@ -140,24 +137,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 // The command starts here (no `--`).
                 let command: Vec<String> = std::iter::once(other.to_string()).chain(args).collect();
                 let http = http_url.map(|u| (u, transport));
-                settle_era(&mut plan, era_given);
                 return finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command, http);
             }
         }
     }
     let command: Vec<String> = args.collect();
     let http = http_url.map(|u| (u, transport));
-    settle_era(&mut plan, era_given);
     finish(plan, calls, timeout_call, timeout_ms, wire, grace, term_grace, command, http)
-}
-
-/// Offering one version is choosing its era, unless `--era` was given: a handshake
-/// version is not probed for with `server/discover` (the interop rows check that
-/// handshake), 2026-07-28 needs no handshake.
-fn settle_era(plan: &mut Plan, era_given: bool) {
-    if let (Some(v), false) = (plan.version, era_given) {
-        plan.era = if v.has_handshake() { Era::Legacy } else { Era::Modern };
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -70,8 +70,9 @@
 //!
 //! A handler on a thread asks the client for input with [`Job::ask`](server::Job::ask)
 //! (sampling, elicitation, roots); the toolkit chooses how by the session's era (see
-//! [`Input`](server::Input): requests of the server's own before 2026-07-28; the
-//! stateless era's `input_required` rounds are not done yet).
+//! [`Input`](server::Input): requests of the server's own in a handshake session,
+//! `input_required` rounds with a sealed `requestState` in a stateless call of
+//! 2026-07-28), so the same handler serves both eras, and a server serves both.
 //!
 //! The client side ([`client`]) calls tools with typed arguments, walks lists page by
 //! page and answers the server's requests through hooks, sans-IO or as a blocking

@@ -98,6 +98,9 @@ pub enum ClientError {
     /// The transport could not deliver the request or bring its answer (an HTTP
     /// refusal, a connection that failed, a stream that could not be resumed): why.
     Transport(String),
+    /// A stateless server (2026-07-28) answered `input_required` again and again: the
+    /// call was given up after as many rounds as the client follows.
+    TooManyRounds,
 }
 
 impl fmt::Display for ClientError {
@@ -112,6 +115,7 @@ impl fmt::Display for ClientError {
             Self::Walk(e) => write!(f, "the list walk stopped: {e}"),
             Self::Decode(e) => write!(f, "the answer could not be read: {e}"),
             Self::Transport(why) => write!(f, "the transport lost the request: {why}"),
+            Self::TooManyRounds => f.write_str("the server asked for input round after round: given up"),
         }
     }
 }

@@ -27,7 +27,7 @@ use super::answer::{Answer, ClientError};
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::ProtocolVersion;
-use crate::session::{Endpoint, Event, PageWalker, PaginationError, RequestOptions, SendError};
+use crate::session::{Endpoint, Event, PageWalker, PaginationError, RequestOptions, RetryTicket, SendError};
 use crate::time::Instant;
 use crate::toolkit::server::List;
 use crate::toolkit::server::owned::to_json;
@@ -50,8 +50,23 @@ type OnProgress = Box<dyn FnMut(f64, Option<f64>, Option<&str>) + Send>;
 
 /// What the application's thread asks of the loop.
 pub(super) enum Msg {
-    Request { method: String, params: Option<Vec<u8>>, options: RequestOptions, waiter: Waiter },
-    Cancel { id: RequestId },
+    Request {
+        method: String,
+        params: Option<Vec<u8>>,
+        options: RequestOptions,
+        waiter: Waiter,
+    },
+    /// A call sent again with the answers to its `input_required` result (2026-07-28).
+    Retry {
+        ticket: RetryTicket,
+        retry: Again,
+        responses: Vec<u8>,
+        state: Option<String>,
+        waiter: Waiter,
+    },
+    Cancel {
+        id: RequestId,
+    },
     Close,
 }
 
@@ -64,6 +79,25 @@ enum Reply {
 pub(super) struct Waiter {
     reply: Sender<Reply>,
     progress: Option<OnProgress>,
+    /// What the request was, for the methods a stateless server may answer with
+    /// `input_required`: sent again with the answers.
+    again: Option<Again>,
+    /// The id the call was first sent with (what the caller cancels it by), once it has
+    /// been sent again.
+    first: Option<RequestId>,
+    /// The `input_required` rounds it went through.
+    rounds: usize,
+}
+
+/// A request's method, params and options, to send it again.
+pub(super) struct Again {
+    params: Option<Vec<u8>>,
+    options: RequestOptions,
+}
+
+/// The methods a server may answer with `input_required` (2026-07-28).
+fn may_ask(method: &str) -> bool {
+    matches!(method, "tools/call" | "prompts/get" | "resources/read")
 }
 
 impl Waiter {
@@ -91,25 +125,53 @@ impl<H> Session<H> {
 
     fn run(&mut self, ep: &mut Ep<'_>, now: Instant, msg: Msg) -> Option<Msg> {
         match msg {
-            Msg::Request { method, params, options, waiter } => {
-                let params = params.as_deref().map(RawJson::from_validated);
-                match ep.send_request(now, &method, params.as_ref(), options) {
+            Msg::Request { method, params, options, mut waiter } => {
+                let raw = params.as_deref().map(RawJson::from_validated);
+                match ep.send_request(now, &method, raw.as_ref(), options) {
                     Ok(id) => {
                         let _ = waiter.reply.send(Reply::Sent(id.clone()));
+                        if may_ask(&method) {
+                            waiter.again = Some(Again { params, options });
+                        }
                         self.waiting.push((id, waiter));
                     }
                     Err(SendError::TooManyInFlight { .. } | SendError::TxFull { .. }) => {
-                        let params = params.map(|p| p.as_bytes().to_vec());
                         return Some(Msg::Request { method, params, options, waiter });
                     }
                     Err(e) => waiter.done(Err(ClientError::Send(e))),
                 }
             }
+            Msg::Retry { ticket, retry, responses, state, mut waiter } => {
+                let params = retry.params.as_deref().map(RawJson::from_validated);
+                let answers = RawJson::from_validated(&responses);
+                match ep.retry(now, &ticket, params.as_ref(), &answers, state.as_deref(), retry.options) {
+                    Ok(id) => {
+                        waiter.again = Some(retry);
+                        self.waiting.push((id, waiter));
+                    }
+                    Err(SendError::TooManyInFlight { .. } | SendError::TxFull { .. }) => {
+                        return Some(Msg::Retry { ticket, retry, responses, state, waiter });
+                    }
+                    Err(e) => waiter.done(Err(ClientError::Send(e))),
+                }
+            }
             Msg::Cancel { id } => {
-                if ep.cancel(now, &id, Some("cancelled by the client")).is_ok()
-                    && let Some(w) = self.take(&id)
+                // The caller knows the call by its first id; sent again after an
+                // `input_required` result, it goes by another now, or waits to go.
+                let current = self.waiting.iter().find(|(i, w)| *i == id || w.first.as_ref() == Some(&id));
+                if let Some(current) = current.map(|(i, _)| i.clone()) {
+                    if ep.cancel(now, &current, Some("cancelled by the client")).is_ok()
+                        && let Some(w) = self.take(&current)
+                    {
+                        w.done(Err(ClientError::Cancelled));
+                    }
+                } else if let Some(at) = self
+                    .queued
+                    .iter()
+                    .position(|m| matches!(m, Msg::Retry { waiter, .. } if waiter.first.as_ref() == Some(&id)))
+                    && let Some(Msg::Retry { waiter, .. }) = self.queued.remove(at)
                 {
-                    w.done(Err(ClientError::Cancelled));
+                    waiter.done(Err(ClientError::Cancelled));
                 }
             }
             Msg::Close => ep.close(now),
@@ -142,6 +204,28 @@ impl<H: Hooks> Session<H> {
             Event::Response { id, result, .. } => {
                 if let Some(w) = self.take(&id) {
                     w.done(Ok(Answer::new(result)));
+                }
+            }
+            Event::InputRequired { id, result, retry, .. } => {
+                // Answered through the hooks, then sent again (at the next idle, with
+                // the endpoint at hand).
+                let Some(mut w) = self.take(&id) else { return };
+                w.first.get_or_insert(id);
+                w.rounds += 1;
+                if w.rounds > BlockingClient::MAX_ROUNDS {
+                    return w.done(Err(ClientError::TooManyRounds));
+                }
+                let fulfilled = self.client.fulfil(result);
+                match (fulfilled, w.again.take()) {
+                    (Ok((responses, state)), Some(again)) => {
+                        self.queued.push_back(Msg::Retry { ticket: retry, retry: again, responses, state, waiter: w });
+                    }
+                    (Err(e), _) => w.done(Err(e)),
+                    (Ok(_), None) => w.done(Err(ClientError::Error {
+                        code: ErrorCode::INVALID_REQUEST,
+                        message: "input_required for a request that cannot be sent again".into(),
+                        data: Some(Answer::new(result)),
+                    })),
                 }
             }
             Event::Error { id, error, .. } => {
@@ -299,6 +383,11 @@ pub(super) struct Started {
 }
 
 impl BlockingClient {
+    /// The `input_required` rounds a call follows (a stateless server's questions
+    /// answered and the call sent again) before it fails with
+    /// [`ClientError::TooManyRounds`].
+    pub const MAX_ROUNDS: usize = 16;
+
     /// Waits for the handshake of a started loop.
     pub(super) fn start(started: Started) -> io::Result<Self> {
         let mut client = BlockingClient {
@@ -430,7 +519,7 @@ impl BlockingClient {
         progress: Option<OnProgress>,
     ) -> Result<PendingCall<'_>, ClientError> {
         let (reply, replies) = channel();
-        let waiter = Waiter { reply, progress };
+        let waiter = Waiter { reply, progress, again: None, first: None, rounds: 0 };
         if !self.outbox.send(Msg::Request { method: method.into(), params, options, waiter }) {
             return Err(ClientError::Closed(None));
         }

@@ -12,6 +12,12 @@ use crate::session::{
 use crate::time::Instant;
 use crate::toolkit::server::List;
 use crate::wire::{DecodeError, ErrorCode, JsonStr, RawJson, RequestId};
+#[cfg(feature = "alloc")]
+use {
+    super::answer::{Answer, ClientError},
+    alloc::string::String,
+    alloc::vec::Vec,
+};
 
 /// What the client makes of an event.
 #[derive(Debug)]
@@ -104,8 +110,10 @@ impl<H: Hooks, const C: usize> Client<H, C> {
 
     /// An endpoint configuration for this client: `info` and the hooks' capabilities.
     pub fn config<'i>(&self, info: impl Into<Info<'i>>) -> Config<'i> {
-        // The handshake era only, as the toolkit's server (the stateless era's
-        // input_required rounds are not driven here).
+        // The handshake era by default: `handle` answers a handshake server's requests
+        // through the hooks, but gives an `input_required` result back as it is (answer
+        // it with `fulfil` and `Endpoint::retry`, then pick `Era::Auto` on the value).
+        // The blocking client drives both eras.
         Config::new(Role::Client, info).capabilities(self.hooks.capabilities()).era(crate::session::Era::Legacy)
     }
 
@@ -236,18 +244,63 @@ impl<H: Hooks, const C: usize> Client<H, C> {
         match request.method {
             Method::SamplingCreateMessage => {
                 if let Some(p) = params::<CreateMessageParams<'_>>(request) {
-                    self.hooks.sampling(p, Reply { request });
+                    self.hooks.sampling(p, Reply::to_request(request));
                 }
             }
             Method::ElicitationCreate => {
                 if let Some(p) = params::<ElicitParams<'_>>(request) {
-                    self.hooks.elicitation(p, Reply { request });
+                    self.hooks.elicitation(p, Reply::to_request(request));
                 }
             }
-            Method::RootsList => self.hooks.roots(Reply { request }),
+            Method::RootsList => self.hooks.roots(Reply::to_request(request)),
             _ => return false,
         }
         true
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<H: Hooks, const C: usize> Client<H, C> {
+    /// Fulfils the `inputRequests` of an `input_required` result (2026-07-28, see
+    /// [`Event::InputRequired`]) through the hooks, as they answer a handshake-era
+    /// server's requests: the retry's `inputResponses` (JSON text of an object) and its
+    /// `requestState`, for [`Endpoint::retry`]. A hook's error, an input request it
+    /// left unanswered or one of a kind no hook takes fails the call
+    /// (`ClientError::Error`).
+    pub fn fulfil(&mut self, result: RawJson<'_>) -> Result<(Vec<u8>, Option<String>), ClientError> {
+        use crate::mcp::InputRequest;
+        let unanswered = |message: &str| ClientError::Error {
+            code: ErrorCode::INVALID_REQUEST,
+            message: message.into(),
+            data: Some(Answer::new(result)),
+        };
+        let mut responses = Vec::from(&b"{"[..]);
+        let requests = result.get("inputRequests").unwrap_or(RawJson::EMPTY_OBJECT);
+        for (i, (key, request)) in requests.members().enumerate() {
+            let mut slot = None;
+            let reply = Reply { to: super::hooks::To::Input(&mut slot) };
+            match request.decode::<InputRequest<'_>>().map_err(ClientError::Decode)? {
+                InputRequest::CreateMessage(p) => self.hooks.sampling(p, reply),
+                InputRequest::Elicit(p) => self.hooks.elicitation(p, reply),
+                InputRequest::ListRoots(_) => self.hooks.roots(reply),
+                InputRequest::Other(_) => return Err(unanswered("an input request this client does not take")),
+            }
+            let answer = match slot {
+                Some(Ok(answer)) => answer,
+                Some(Err((code, message))) => return Err(ClientError::Error { code, message, data: None }),
+                None => return Err(unanswered("the hooks left an input request unanswered")),
+            };
+            if i > 0 {
+                responses.push(b',');
+            }
+            let key: String = key.chars().collect();
+            responses.extend_from_slice(&crate::toolkit::server::owned::to_json(key.as_str()).unwrap_or_default());
+            responses.push(b':');
+            responses.extend_from_slice(&answer);
+        }
+        responses.push(b'}');
+        let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| s.chars().collect());
+        Ok((responses, state))
     }
 }
 

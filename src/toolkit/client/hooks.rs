@@ -54,26 +54,69 @@ pub trait Hooks {
 /// A client that answers nothing (and declares nothing).
 impl Hooks for () {}
 
-/// One of the server's requests to answer.
+/// One of the server's requests to answer: a request of a handshake-era server's own,
+/// or one of the `inputRequests` of an `input_required` result (2026-07-28), whose
+/// answer goes in the retry's `inputResponses`.
 #[must_use = "the server's request must be answered"]
 pub struct Reply<'c, 'e> {
-    pub(crate) request: &'c mut IncomingRequest<'e>,
+    pub(crate) to: To<'c, 'e>,
 }
 
-impl<'e> Reply<'_, 'e> {
-    /// The request (its id, method, `_meta`).
-    pub fn request(&self) -> &IncomingRequest<'e> {
-        self.request
+/// Where a [`Reply`] goes.
+pub(crate) enum To<'c, 'e> {
+    /// The response to the server's request.
+    Request(&'c mut IncomingRequest<'e>),
+    /// An input response, kept for the retry: the result as JSON text, or the error.
+    #[cfg(feature = "alloc")]
+    Input(&'c mut Option<Captured>),
+}
+
+/// What a hook answered to an input request.
+#[cfg(feature = "alloc")]
+pub(crate) type Captured = Result<alloc::vec::Vec<u8>, (ErrorCode, alloc::string::String)>;
+
+impl<'c, 'e> Reply<'c, 'e> {
+    /// A reply to the server's `request`.
+    pub(crate) fn to_request(request: &'c mut IncomingRequest<'e>) -> Self {
+        Reply { to: To::Request(request) }
+    }
+
+    /// The server's request (its id, method, `_meta`); `None` for an input request of
+    /// an `input_required` result, which has none.
+    pub fn request(&self) -> Option<&IncomingRequest<'e>> {
+        match &self.to {
+            To::Request(request) => Some(request),
+            #[cfg(feature = "alloc")]
+            To::Input(_) => None,
+        }
     }
 
     /// Answers with `result`.
     pub fn respond<R: Serialize + ?Sized>(self, result: &R) {
-        let _ = self.request.respond(result);
+        match self.to {
+            To::Request(request) => {
+                let _ = request.respond(result);
+            }
+            #[cfg(feature = "alloc")]
+            To::Input(slot) => {
+                *slot = Some(
+                    crate::toolkit::server::owned::to_json(result)
+                        .ok_or((ErrorCode::INTERNAL_ERROR, "the answer did not serialize".into())),
+                );
+            }
+        }
     }
 
-    /// Answers with an error.
+    /// Answers with an error (for an input request, the call fails with it: an
+    /// `inputResponses` answer cannot be an error).
     pub fn error(self, code: ErrorCode, message: &str) {
-        let _ = self.request.respond_error(code, message);
+        match self.to {
+            To::Request(request) => {
+                let _ = request.respond_error(code, message);
+            }
+            #[cfg(feature = "alloc")]
+            To::Input(slot) => *slot = Some(Err((code, message.into()))),
+        }
     }
 
     /// Answers -32601: this client does not do that.

@@ -71,6 +71,7 @@ pub struct HttpClientBuilder<H = ()> {
     hooks: H,
     info: Implementation<'static>,
     versions: Option<VersionSet>,
+    era: crate::session::Era,
     timeout: Option<Duration>,
     options: Options,
     bearer: Option<String>,
@@ -84,6 +85,11 @@ impl HttpClientBuilder {
             hooks: (),
             info: Implementation::new("mcp-sansio-client", env!("CARGO_PKG_VERSION")),
             versions: None,
+            // The handshake era unless asked: the HTTP client adapter falls back to
+            // HTTP+SSE when `initialize` is refused (400, 404, 405), not when
+            // `server/discover` is, so a stateless first try would lose the servers
+            // of that transport.
+            era: crate::session::Era::Legacy,
             timeout: None,
             options: Options::new(),
             bearer: None,
@@ -94,8 +100,8 @@ impl HttpClientBuilder {
 impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
     /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
     pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> HttpClientBuilder<G> {
-        let HttpClientBuilder { url, info, versions, timeout, options, bearer, .. } = self;
-        HttpClientBuilder { url, hooks, info, versions, timeout, options, bearer }
+        let HttpClientBuilder { url, info, versions, era, timeout, options, bearer, .. } = self;
+        HttpClientBuilder { url, hooks, info, versions, era, timeout, options, bearer }
     }
 
     /// Who the client is (`clientInfo`).
@@ -107,6 +113,16 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
     /// Offers only these protocol versions.
     pub fn versions(mut self, versions: VersionSet) -> Self {
         self.versions = Some(versions);
+        self
+    }
+
+    /// Which era to speak: the handshake one by default (a server of the HTTP+SSE
+    /// transport is found only by an `initialize` it refuses); `Era::Auto` asks
+    /// `server/discover` first and falls back to `initialize` over Streamable HTTP.
+    /// The hooks answer the server's questions in either (its requests, or the
+    /// `input_required` results of a stateless server, answered and sent again).
+    pub fn era(mut self, era: crate::session::Era) -> Self {
+        self.era = era;
         self
     }
 
@@ -137,7 +153,7 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
         let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(self.options)?;
         let mailbox = event_loop.mailbox();
         let client = Client::new(self.hooks);
-        let mut config = client.config(self.info).output(OutputMode::Messages);
+        let mut config = client.config(self.info).output(OutputMode::Messages).era(self.era);
         if let Some(versions) = self.versions {
             config = config.versions(versions);
         }

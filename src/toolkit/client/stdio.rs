@@ -57,6 +57,7 @@ pub struct StdioClientBuilder<H = ()> {
     hooks: H,
     info: Implementation<'static>,
     versions: Option<VersionSet>,
+    era: crate::session::Era,
     timeout: Option<Duration>,
     stderr: StderrMode,
 }
@@ -69,6 +70,7 @@ impl StdioClientBuilder {
             hooks: (),
             info: Implementation::new("mcp-sansio-client", env!("CARGO_PKG_VERSION")),
             versions: None,
+            era: crate::session::Era::Auto,
             timeout: None,
             stderr: StderrMode::Inherit,
         }
@@ -78,8 +80,8 @@ impl StdioClientBuilder {
 impl<H: Hooks + Send + 'static> StdioClientBuilder<H> {
     /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
     pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> StdioClientBuilder<G> {
-        let StdioClientBuilder { command, info, versions, timeout, stderr, .. } = self;
-        StdioClientBuilder { command, hooks, info, versions, timeout, stderr }
+        let StdioClientBuilder { command, info, versions, era, timeout, stderr, .. } = self;
+        StdioClientBuilder { command, hooks, info, versions, era, timeout, stderr }
     }
 
     /// Who the client is (`clientInfo`).
@@ -91,6 +93,15 @@ impl<H: Hooks + Send + 'static> StdioClientBuilder<H> {
     /// Offers only these protocol versions.
     pub fn versions(mut self, versions: VersionSet) -> Self {
         self.versions = Some(versions);
+        self
+    }
+
+    /// Which era to speak: both by default (a stateless server is asked
+    /// `server/discover` first, a handshake one falls back to `initialize`); the
+    /// hooks answer the server's questions in either (its requests, or the
+    /// `input_required` results of a stateless server, answered and sent again).
+    pub fn era(mut self, era: crate::session::Era) -> Self {
+        self.era = era;
         self
     }
 
@@ -116,7 +127,7 @@ impl<H: Hooks + Send + 'static> StdioClientBuilder<H> {
         let event_loop = StdioLoop::new(stdout)?;
         let mailbox = event_loop.mailbox();
         let client = Client::new(self.hooks);
-        let mut config = client.config(self.info);
+        let mut config = client.config(self.info).era(self.era);
         if let Some(versions) = self.versions {
             config = config.versions(versions);
         }

@@ -166,6 +166,7 @@ where
                     None => self.server.work.sibling(wake),
                 };
                 work.tasks().log_level = self.levels.get(&session).copied();
+                work.tasks().now = cx.now();
                 let mut routed = Routed { work: &mut work, cx, session };
                 let served = serve(&self.server.items, &self.server.paging, &mut routed, &mut self.state, &mut request);
                 if !work.is_idle() {

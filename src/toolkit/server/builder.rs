@@ -51,7 +51,7 @@ impl<S: 'static> ServerBuilder<S> {
     pub fn with_state(name: &'static str, version: &'static str) -> Self {
         let server = Server::new(Table::new()).info(Implementation::new(name, version));
         #[cfg(feature = "std")]
-        let server = server.cursor_key(random_key());
+        let server = server.cursor_key(random_key()).state_key(random_key());
         ServerBuilder { server }
     }
 
@@ -64,6 +64,15 @@ impl<S: 'static> ServerBuilder<S> {
     /// Items per page of every list.
     pub fn page_size(mut self, size: usize) -> Self {
         self.server = self.server.page_size(size);
+        self
+    }
+
+    /// The key the `requestState` of jobs' `input_required` rounds is sealed with (see
+    /// [`Server::state_key`]; drawn from the process's random seed by default, which a
+    /// server behind a load balancer replaces with one key shared by its instances).
+    #[cfg(feature = "std")]
+    pub fn state_key(mut self, key: [u8; 16]) -> Self {
+        self.server = self.server.state_key(key);
         self
     }
 

@@ -2,20 +2,22 @@
 //!
 //! A handler says *what* it needs; the toolkit chooses *how*, by the session's era:
 //!
-//! * **Before 2026-07-28** (done): a request of the server's own (`sampling/createMessage`,
-//!   `elicitation/create`, `roots/list`) sent on the channel of the call being handled
-//!   (over HTTP, its response stream), whose response is routed back to the handler; the
-//!   handler waits meanwhile ([`Job::ask`](super::Job::ask)).
-//! * **2026-07-28, stateless** (to do, with the era's session support on its own branch):
-//!   the call is answered with an `input_required` result carrying the question (and a
-//!   `requestState` the toolkit signs), and the client calls again with the answer. The
-//!   handler is run again from the start for the new call, and each question it asks is
-//!   answered from the call's `inputResponses` in the order it asks them; the first one
-//!   not answered there ends that round with `input_required`. So the handler's code is
-//!   the same in both eras, provided what it does before a question may be done twice.
-//!   See the crate's issue 13 and the report of its toolkit branch for what the endpoint
-//!   must give for that (the round's responses on the incoming call, and a way to answer
-//!   with `input_required`).
+//! * **In a handshake session** (2024-11-05 to 2025-11-25): a request of the server's
+//!   own (`sampling/createMessage`, `elicitation/create`, `roots/list`) sent on the
+//!   channel of the call being handled (over HTTP, its response stream), whose response
+//!   is routed back to the handler; the handler waits meanwhile
+//!   ([`Job::ask`](super::Job::ask)).
+//! * **In a stateless call** (2026-07-28): the call is answered with an
+//!   `input_required` result carrying the question under the key `q{i}` (the handler's
+//!   `i`-th question) and a `requestState` the toolkit seals
+//!   ([`Server::state_key`](super::Server::state_key)), and the client calls again
+//!   with the answer. The handler is run again from the start for the new call, and
+//!   each question it asks is answered in the order it asks them (the earlier rounds'
+//!   answers travel in the sealed state); the first one not answered ends that round
+//!   with `input_required`, the job stopped and its output dropped. So the handler's
+//!   code is the same in both eras, provided what it does before a question may be done
+//!   more than once. A question needing a capability the client did not declare for
+//!   the call is an error for the handler, as in a handshake session.
 
 /// A kind of input a handler asks the client for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

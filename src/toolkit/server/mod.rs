@@ -11,6 +11,7 @@
 //! | `step.rs` | [`Step`] jobs: long work polled by the main loop, without threads or alloc |
 //! | `work.rs` | work in progress: job slots, answers waiting for room |
 //! | `tasks.rs` | (`std`) handlers on threads or any async executor: [`Job`] |
+//! | `rounds.rs` | (`std`) a job's questions in stateless calls: `input_required` rounds, sealed state |
 //! | `resource.rs`, `uri_template.rs` | resources, templates and reading them |
 //! | `prompt.rs`, `complete.rs` | prompts and completions |
 //! | `list.rs` | pages and cursors |
@@ -38,6 +39,8 @@ mod output;
 pub(crate) mod owned;
 mod prompt;
 mod resource;
+#[cfg(feature = "std")]
+mod rounds;
 #[allow(clippy::module_inception)]
 mod server;
 #[cfg(feature = "stdio")]

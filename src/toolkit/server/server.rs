@@ -109,6 +109,16 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         self
     }
 
+    /// Seals the `requestState` of the `input_required` rounds by which jobs ask the
+    /// client in stateless calls (2026-07-28; see [`Job::ask`](super::Job::ask)) with
+    /// `key` (draw it from a random source; without one, a client can forge a state,
+    /// which lets it pretend it gave other answers to a job's earlier questions).
+    #[cfg(feature = "std")]
+    pub fn state_key(mut self, key: [u8; 16]) -> Self {
+        self.work.tasks.sealer = crate::session::StateSealer::new(key);
+        self
+    }
+
     /// Serves lists `size` items per page (100 by default).
     pub fn page_size(mut self, size: usize) -> Self {
         self.paging.page_size = size.max(1);
@@ -168,12 +178,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// the largest list page (so a page is always answered at once, never waiting for
     /// room). Change what else it needs (timeouts, versions) on the value.
     pub fn config(&self) -> Config<'t> {
-        // The handshake era only: the toolkit's jobs ask the client with requests of
-        // their own, which the stateless era (2026-07-28) does not have.
-        let config = Config::new(Role::Server, self.info)
-            .capabilities(self.capabilities())
-            .reply_reserve(self.reply_reserve())
-            .era(crate::session::Era::Legacy);
+        // Both eras: a job asks the client with a request of the server's own in a
+        // handshake session and with `input_required` rounds in a stateless call.
+        let config =
+            Config::new(Role::Server, self.info).capabilities(self.capabilities()).reply_reserve(self.reply_reserve());
         match self.instructions {
             Some(text) => config.instructions(text),
             None => config,
@@ -287,6 +295,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                     _ => self.pending_changes &= !bit,
                 }
             }
+        }
+        #[cfg(feature = "std")]
+        {
+            self.work.tasks.now = now;
         }
         self.work.poll(state, &mut super::outlet::At(ep, now), now)
     }

@@ -25,9 +25,12 @@ use super::input::Input;
 use super::outlet::{Outlet, Refused, Taken};
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
+use super::rounds::{Asked, Round};
 use crate::mcp::{LogData, LoggingLevel, LoggingMessageParams};
 use crate::session::PendingRequest;
 use crate::session::RequestOptions;
+use crate::session::StateSealer;
+use crate::time::Instant;
 use crate::toolkit::client::{Answer, ClientError};
 use crate::wire::RawJson;
 use crate::wire::RequestId;
@@ -70,6 +73,9 @@ struct State {
     logs: std::collections::VecDeque<(LoggingLevel, String)>,
     /// The task of an async job, woken on cancellation.
     waiting: Option<Waker>,
+    /// A stateless call's round ended (`done` holds its `input_required` result): what
+    /// the job makes after is dropped.
+    round_over: bool,
 }
 
 struct Shared {
@@ -78,6 +84,9 @@ struct Shared {
     /// Signalled on cancellation, for [`Job::sleep`].
     cancel: Condvar,
     wake: Option<Wakeup>,
+    /// The rounds of a stateless call (2026-07-28), whose questions are answered by
+    /// `input_required` rounds; `None` in a handshake session.
+    round: Option<Mutex<Round>>,
 }
 
 impl Shared {
@@ -86,7 +95,11 @@ impl Shared {
     }
 
     fn finish(&self, done: Done) {
-        self.lock().done = Some(done);
+        let mut state = self.lock();
+        if !state.round_over {
+            state.done = Some(done);
+        }
+        drop(state);
         self.wake();
     }
 
@@ -161,16 +174,25 @@ impl Job {
     }
 
     /// Asks the client for input and waits for its answer (or for the call to be
-    /// cancelled: `Err(ClientError::Cancelled)`). The toolkit chooses how: in the
-    /// sessions of the eras before 2026-07-28 a request of the server's own, sent on
-    /// the call's channel (over HTTP, its response stream); see [`Input`] for the
-    /// stateless era. `params` are the request's params (`CreateMessageParams` for
-    /// sampling, `ElicitRequestParams` for elicitation, nothing for roots).
+    /// cancelled: `Err(ClientError::Cancelled)`). The toolkit chooses how, by the
+    /// call's era (see [`Input`]): in a handshake session (before 2026-07-28) a request
+    /// of the server's own, sent on the call's channel (over HTTP, its response stream);
+    /// for a stateless call (2026-07-28) an `input_required` round: a question answered
+    /// in the call (on a retry) returns its answer at once, and the first one not
+    /// answered ends the call with `input_required` and returns
+    /// `Err(ClientError::Cancelled)`, the job being stopped and whatever it returns
+    /// dropped. The retry runs the handler again from the start, so what it does before
+    /// a question may be done more than once. `params` are the request's params
+    /// (`CreateMessageParams` for sampling, `ElicitRequestParams` for elicitation,
+    /// nothing for roots).
     pub fn ask<P: serde::Serialize + ?Sized>(&self, input: Input, params: &P) -> Result<Answer, ClientError> {
         use crate::wire::{EncodeError, SerializeError};
         let unserializable =
             ClientError::Send(crate::session::SendError::Encode(EncodeError::Serialize(SerializeError::Custom)));
         let json = to_json(params).ok_or(unserializable)?;
+        if let Some(round) = &self.shared.round {
+            return self.ask_in_round(round, input, &json);
+        }
         let mut state = self.shared.lock();
         state.asking = Some(Asking::Ask(input, json));
         drop(state);
@@ -187,6 +209,29 @@ impl Job {
                 return answer;
             }
             state = self.shared.cancel.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// [`ask`](Self::ask) for a stateless call.
+    fn ask_in_round(&self, round: &Mutex<Round>, input: Input, params: &[u8]) -> Result<Answer, ClientError> {
+        self.check().map_err(|_| ClientError::Cancelled)?;
+        let asked = round.lock().unwrap_or_else(PoisonError::into_inner).ask(input, params);
+        match asked {
+            Asked::Answer(answer) => Ok(answer),
+            Asked::Refused(e) => Err(e),
+            Asked::EndRound(result) => {
+                let mut state = self.shared.lock();
+                if !state.round_over && state.done.is_none() {
+                    state.done = Some(Done::Result(result));
+                    state.round_over = true;
+                    // Its progress would come after its answer.
+                    state.progress = None;
+                }
+                drop(state);
+                self.shared.cancel();
+                self.shared.wake();
+                Err(ClientError::Cancelled)
+            }
         }
     }
 
@@ -258,11 +303,37 @@ pub(crate) struct Tasks {
     pub(crate) wake: Option<Wakeup>,
     pub(crate) spawner: Option<Spawner>,
     pub(crate) executor: Option<Executor>,
+    /// Seals the `requestState` of stateless calls' rounds.
+    pub(crate) sealer: StateSealer,
+    /// The clock, as of the event being handled (the last poll for a [`Server`]'s own
+    /// loop): what a round's state expires from.
+    ///
+    /// [`Server`]: super::Server
+    pub(crate) now: Instant,
 }
 
 impl Tasks {
     pub(crate) fn new() -> Self {
-        Tasks { running: Vec::new(), asked: Vec::new(), log_level: None, wake: None, spawner: None, executor: None }
+        Tasks {
+            running: Vec::new(),
+            asked: Vec::new(),
+            log_level: None,
+            wake: None,
+            spawner: None,
+            executor: None,
+            sealer: StateSealer::new([0; 16]),
+            now: Instant::ZERO,
+        }
+    }
+
+    /// The round of a stateless `tools/call` (`None` in a handshake session), its
+    /// `requestState` checked: a refusal is the call's answer.
+    pub(crate) fn round_of(
+        &self,
+        request: &crate::session::IncomingRequest<'_>,
+        arguments: RawJson<'_>,
+    ) -> Result<Option<Round>, super::rounds::Refusal> {
+        Round::of(request, arguments, self.sealer, self.now)
     }
 
     /// Whether no job is running.
@@ -290,24 +361,30 @@ impl Tasks {
         true
     }
 
-    fn register(&mut self, request: PendingRequest, progress: bool) -> Job {
+    fn register(&mut self, request: PendingRequest, progress: bool, round: Option<Round>) -> Job {
         let shared = Arc::new(Shared {
             cancelled: AtomicBool::new(false),
             state: Mutex::new(State::default()),
             cancel: Condvar::new(),
             wake: self.wake.clone(),
+            round: round.map(Mutex::new),
         });
         self.running.push((request, Arc::clone(&shared)));
         Job { shared, progress, log_level: self.log_level }
     }
 
     /// Runs `work` on the spawner (a thread of its own by default).
-    pub(crate) fn spawn_blocking<R, F>(&mut self, request: PendingRequest, progress: bool, work: F)
-    where
+    pub(crate) fn spawn_blocking<R, F>(
+        &mut self,
+        request: PendingRequest,
+        progress: bool,
+        round: Option<Round>,
+        work: F,
+    ) where
         R: ToolOutput,
         F: FnOnce(Job) -> R + Send + 'static,
     {
-        let job = self.register(request, progress);
+        let job = self.register(request, progress, round);
         let shared = Arc::clone(&job.shared);
         let on_failure = Arc::clone(&job.shared);
         let run = Box::new(move || {
@@ -327,13 +404,13 @@ impl Tasks {
 
     /// Runs the future `work` makes on the executor (a thread of its own by default).
     /// The future is dropped, unfinished, when the call is cancelled.
-    pub(crate) fn spawn<R, Fut, F>(&mut self, request: PendingRequest, progress: bool, work: F)
+    pub(crate) fn spawn<R, Fut, F>(&mut self, request: PendingRequest, progress: bool, round: Option<Round>, work: F)
     where
         R: ToolOutput + 'static,
         Fut: Future<Output = R> + Send + 'static,
         F: FnOnce(Job) -> Fut,
     {
-        let job = self.register(request, progress);
+        let job = self.register(request, progress, round);
         let shared = Arc::clone(&job.shared);
         let on_failure = Arc::clone(&job.shared);
         let guarded: Pin<Box<dyn Future<Output = ()> + Send>> =

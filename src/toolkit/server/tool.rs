@@ -290,7 +290,11 @@ impl<J> Call<'_, '_, J> {
         F: FnOnce(super::Job) -> R + Send + 'static,
     {
         let progress = self.request.wants_progress();
-        self.runtime.tasks().spawn_blocking(self.request.pending(), progress, work);
+        let round = match self.runtime.tasks().round_of(self.request, self.arguments) {
+            Ok(round) => round,
+            Err((code, message)) => return self.fail(code, message),
+        };
+        self.runtime.tasks().spawn_blocking(self.request.pending(), progress, round, work);
     }
 
     /// Answers from a future run on the server's executor (by default a thread that
@@ -302,6 +306,10 @@ impl<J> Call<'_, '_, J> {
         F: FnOnce(super::Job) -> Fut,
     {
         let progress = self.request.wants_progress();
-        self.runtime.tasks().spawn(self.request.pending(), progress, work);
+        let round = match self.runtime.tasks().round_of(self.request, self.arguments) {
+            Ok(round) => round,
+            Err((code, message)) => return self.fail(code, message),
+        };
+        self.runtime.tasks().spawn(self.request.pending(), progress, round, work);
     }
 }

@@ -84,6 +84,7 @@ impl<J, const N: usize> Work<J, N> {
         let mut work = Work::new();
         work.tasks.spawner.clone_from(&self.tasks.spawner);
         work.tasks.executor.clone_from(&self.tasks.executor);
+        work.tasks.sealer = self.tasks.sealer;
         work.tasks.wake = wake;
         work
     }
