@@ -485,3 +485,41 @@ fn kernel_buffers() -> usize {
         _ => 64 << 20,
     }
 }
+
+#[test]
+fn a_handshake_era_server_refusing_the_probe_gets_the_handshake() {
+    // The 2025 SDKs' servers answer a POST without a session that is not `initialize`
+    // with 400: the transport loses the `server/discover` probe, the session falls back
+    // to `initialize` in the same step, and the run must go on with it, not end as
+    // unreachable.
+    let server = Server::start(|req, w| {
+        if req.method == "POST" && req.rpc_method() == "server/discover" {
+            let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#;
+            let _ = write!(
+                w,
+                "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            return After::KeepAlive;
+        }
+        common(req, w, "s-1").unwrap_or_else(|| {
+            json_response(w, None, &result(&req.id(), "{}"));
+            After::KeepAlive
+        })
+    });
+    let mut event_loop: HttpClientLoop<()> = HttpClientLoop::new(Options::new()).unwrap();
+    let config = ClientConfig::new(&server.url).unwrap();
+    let mut storage = vec![0u8; config.storage_len(4, 64 * 1024)];
+    let mut http: HttpClient<'_, 4> = HttpClient::new(config, &mut storage).unwrap();
+    let info = RawJson::parse(br#"{"name":"adapter-test","version":"1"}"#).unwrap();
+    let config = Config::new(Role::Client, info).output(OutputMode::Messages);
+    let (mut rx, mut tx) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    let mut endpoint: Endpoint<'_> = Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).unwrap();
+    let mut app = Script::new(pings(1));
+    let outcome = event_loop.run(&mut endpoint, &mut http, &mut app).unwrap();
+    assert!(matches!(outcome, Outcome::Closed(_)), "{outcome:?}");
+    assert_eq!(app.results, vec!["{}"]);
+    let methods: Vec<String> =
+        server.requests().iter().filter(|r| r.method == "POST").map(|r| r.rpc_method()).collect();
+    assert_eq!(methods[..2], ["server/discover", "initialize"]);
+}

@@ -208,6 +208,20 @@ fn a_version_error_naming_no_mutual_version_falls_back_and_other_modern_errors_s
 }
 
 #[test]
+fn a_version_error_naming_the_version_offered_is_probed_once_more() {
+    // A server may refuse the version it lists (a rejection it simulates, or one it
+    // changed its mind on): -32022 names a mutual version, so probe once more with it
+    // (a new id); a second refusal falls back.
+    let refused = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}"#;
+    let mut c = probing();
+    c.feed(Instant::ZERO, &reply(refused));
+    assert_eq!(c.new_lines(), vec![PROBE.replace(r#""id":1"#, r#""id":2"#)]);
+    assert_eq!(c.ep.state(), State::Discovering);
+    c.feed(Instant::ZERO, &reply(&refused.replace(r#""id":1"#, r#""id":2"#)));
+    assert_eq!(c.new_lines(), vec![fallback_initialize().replace(r#""id":2"#, r#""id":3"#)]);
+}
+
+#[test]
 fn results_are_read_by_their_result_type() {
     let mut c = probing();
     c.feed(Instant::ZERO, &reply(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{}},"ttlMs":0,"cacheScope":"public"}}"#));

@@ -43,6 +43,10 @@ trait Script {
     fn lost(&mut self, id: &RequestId, reason: &str);
     /// Whether the script ran to its end with every step behaving.
     fn verdict(&mut self, ended: &str) -> bool;
+    /// The `Mcp-Param-*` headers of a POST (see [`Conformance::request_headers`]).
+    fn request_headers(&self, body: &[u8], headers: &mut Vec<(String, String)>) {
+        let _ = (body, headers);
+    }
 }
 
 impl Script for ClientApp {
@@ -87,6 +91,9 @@ impl Script for Conformance {
     fn verdict(&mut self, ended: &str) -> bool {
         self.verdict(ended)
     }
+    fn request_headers(&self, body: &[u8], headers: &mut Vec<(String, String)>) {
+        Conformance::request_headers(self, body, headers);
+    }
 }
 
 /// The script, and the OAuth flow when the conformance suite runs us (`oauth.rs`; other
@@ -102,6 +109,10 @@ impl<S: Script> App<OUT, IN> for OverHttp<S> {
 
     fn on_idle(&mut self, endpoint: &mut ClientEndpoint<'_>, now: Instant) -> Option<Instant> {
         self.0.advance(endpoint, now)
+    }
+
+    fn request_headers(&mut self, body: &[u8], headers: &mut Vec<(String, String)>) {
+        self.0.request_headers(body, headers);
     }
 
     fn on_transport(&mut self, event: &TransportEvent<'_>) {

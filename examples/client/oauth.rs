@@ -62,7 +62,9 @@ pub struct OAuth {
     server_url: String,
     /// `MCP_CONFORMANCE_CONTEXT` (an object) or null.
     context: Value,
-    registration: Option<Registration>,
+    /// The registration and the issuer it is with: never reused with another one
+    /// (SEP-2352: the protected resource may move to a new authorization server).
+    registration: Option<(String, Registration)>,
     /// Every scope asked for so far.
     scopes: Vec<String>,
 }
@@ -140,7 +142,7 @@ impl OAuth {
         if self.context["client_secret"].is_string() && offers("client_credentials") && !offers("authorization_code") {
             return self.client_credentials(&metadata, &token_endpoint, &resource);
         }
-        let registration = self.register(&metadata)?;
+        let registration = self.register(&issuer, &metadata)?;
         let code_verifier = base64url(&random_bytes(32));
         let challenge = base64url(&sha256(code_verifier.as_bytes()));
         let state = base64url(&random_bytes(16));
@@ -209,9 +211,13 @@ impl OAuth {
         candidates.iter().find_map(|url| get_json(url))
     }
 
-    /// The client id to use with this authorization server.
-    fn register(&mut self, metadata: &Value) -> Result<Registration, String> {
-        if let Some(r) = &self.registration {
+    /// The client id to use with this authorization server (`issuer`): the one
+    /// registered with it before, else a new one; credentials of another authorization
+    /// server are never offered to this one.
+    fn register(&mut self, issuer: &str, metadata: &Value) -> Result<Registration, String> {
+        if let Some((with, r)) = &self.registration
+            && with == issuer
+        {
             return Ok(r.clone());
         }
         let registration = if let Some(id) = self.context["client_id"].as_str() {
@@ -251,7 +257,7 @@ impl OAuth {
         } else {
             return Err("no client id: not pre-registered, and the server offers neither client metadata documents nor registration".into());
         };
-        self.registration = Some(registration.clone());
+        self.registration = Some((issuer.to_string(), registration.clone()));
         Ok(registration)
     }
 

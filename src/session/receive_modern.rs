@@ -289,8 +289,10 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             }
             Err(error) if error.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
                 let supported = error.data.and_then(|d| d.get("supported"));
+                // Once more with the newest mutual version, even the one offered (a
+                // server may refuse what it lists, once); a second refusal falls back.
                 match self.mutual_modern(supported) {
-                    Some(v) if !probe.retried && v != probe.offered => {
+                    Some(v) if !probe.retried => {
                         if self.send_discover(v, true).is_err() {
                             self.fall_back();
                         }

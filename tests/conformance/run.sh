@@ -31,7 +31,9 @@
 #   0.2.0   server --requirements 2026-07-28              must pass but the tasks extension's
 #                                                         scenarios (the suite does not score
 #                                                         them: reported)
-#   0.2.0   client --requirements 2026-07-28              reported only
+#   0.2.0   client --requirements 2026-07-28              must pass, but for the auth/* ones
+#                                                         that need signing keys (reported,
+#                                                         with why: the known list below)
 # The client command is `examples/client --http`; the suite runs `<command> <url>` with
 # the scenario in MCP_CONFORMANCE_SCENARIO. examples/server --http must print `listening on
 # http://ADDR` on stderr when ready; the suite reaches it at http://127.0.0.1:PORT/mcp.
@@ -205,7 +207,13 @@ for side in "${sides[@]}"; do
                 run "0.2.0 client 2025-11-25 $s" required "${suite2[@]}" client --command "$client_cmd" --scenario "$s" --timeout 20000
             done
         fi
-        [ "$modern" = 0 ] || run "0.2.0 client 2026-07-28" reported "${suite2[@]}" client --command "$client_cmd" --requirements 2026-07-28 --timeout 15000
+        if [ "$modern" = 1 ] && [ "$auth" = 1 ]; then
+            run "0.2.0 client 2026-07-28" "$client_policy" "${suite2[@]}" client --command "$client_cmd" --requirements 2026-07-28 --timeout 15000
+        elif [ "$modern" = 1 ]; then
+            for s in tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref json-schema-2020-12-preservation; do
+                run "0.2.0 client 2026-07-28 $s" required "${suite2[@]}" client --command "$client_cmd" --scenario "$s" --spec-version 2026-07-28 --timeout 20000
+            done
+        fi
     fi
 done
 

@@ -34,6 +34,18 @@
 #                        --transport sse
 #   ours/py-server-http  examples/client --http against py_server.py --http
 #   ours/py-server-sse   examples/client --http against py_server.py --sse, likewise
+# The 2026-07-28 era with the TypeScript SDK 2.x (tests/interop/ts2/, pinned):
+#   ts2-client/ours       ts2_client.mjs (its Client, versionNegotiation modern and auto)
+#                         against examples/server over stdio: discover, tools/list, a
+#                         stateless call, an input_required round
+#   ts2-client/ours-http  likewise against examples/server --http (/mcp)
+#   ours/ts2-server       examples/client --era modern and --era auto against
+#                         ts2_server.mjs (its McpServer through serveStdio)
+#   ours/ts2-server-http  likewise with --http against ts2_server.mjs --http
+#                         (createMcpHandler behind node:http)
+#   ours/py-server-modern      examples/client --era modern and auto against py_server.py
+#                              (the Python SDK 2.3 server is dual-era), lists walked
+#   ours/py-server-modern-http likewise with --http against py_server.py --http
 # The stand-ins (--self-check, --stand-ins) pair the official clients with the official
 # servers in the same ways: ts-client/everything-http, ts-client/everything-sse (the TS
 # client in the SDK README's fallback mode: Streamable HTTP, then SSE), ...-py-server-*.
@@ -88,7 +100,21 @@ install_python() {
         echo "$stamp" > "$cache/venv/.stamp"
     fi
 }
+# The TypeScript SDK 2.x, apart: its packages are not the 1.x @modelcontextprotocol/sdk.
+install_ts2() {
+    local stamp
+    stamp=$(cat "$here/ts2/package.json" "$here/ts2/package-lock.json" | sha256sum | cut -c1-16)
+    if [ "$(cat "$cache/ts2/.stamp" 2>/dev/null)" != "$stamp" ]; then
+        rm -rf "$cache/ts2"
+        mkdir -p "$cache/ts2"
+        cp "$here/ts2/package.json" "$here/ts2/package-lock.json" "$cache/ts2/"
+        (cd "$cache/ts2" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$stamp" > "$cache/ts2/.stamp"
+    fi
+    cp "$here"/ts2_*.mjs "$cache/ts2/"
+}
 install_node
+install_ts2
 install_python
 if [ "${1:-}" = --install-only ]; then
     exit 0
@@ -196,6 +222,42 @@ our_client() { # scenario, profile, server command...
     wire "$sc" "$profile" "$dir" "${WIRE_ALL[@]}"
 }
 
+
+# The TypeScript SDK 2.x client against our server in the 2026-07-28 era, in its modern
+# and auto modes (ts2_client.mjs prints the rows).
+ts2_client() { # scenario, target (COMMAND... or --http URL)
+    local sc=$1 mode
+    shift
+    echo "interop: $sc"
+    for mode in modern auto; do
+        collect "$sc" env MODE="$mode" timeout 60 node "$cache/ts2/ts2_client.mjs" "$@"
+    done
+}
+
+# examples/client --era modern and --era auto against a dual-era or modern official
+# server: the probe must find a 2026-07-28 server (no handshake), every step behave, and
+# the transcript show `expect` (an answer only the right arguments give).
+ours_modern() { # scenario, expect, examples/client options (calls, then -- COMMAND... or --http URL)
+    local sc=$1 expect=$2 dir era rc ok
+    shift 2
+    dir=$logs/${sc//\//-}
+    mkdir -p "$dir"
+    echo "interop: $sc"
+    for era in modern auto; do
+        rc=0
+        timeout 60 "$bin/client" --era "$era" --no-listen --progress-tool none --cancel-tool none "$@" \
+            > "$dir/transcript-$era.txt" 2>&1 || rc=$?
+        ok=false
+        if [ "$rc" -eq 0 ] && grep -q 'found a 2026-07-28 server' "$dir/transcript-$era.txt" \
+            && grep -qF "$expect" "$dir/transcript-$era.txt"; then
+            ok=true
+        fi
+        printf '{"scenario":"%s","label":"ours %s","check":"sdk:client","ok":%s,"detail":"examples/client --era %s exited with %s; 2026-07-28 found and %s: %s (%s)"}\n' \
+            "$sc" "$era" "$ok" "$era" "$rc" "${expect//\"/\\\"}" "$ok" "$dir/transcript-$era.txt" >> "$results"
+    done
+}
+ts2_calls=(--no-lists --call 'echo={"message":"hi"}' --call 'add={"a":2,"b":3}')
+py_calls=(--call 'echo={"message":"hi"}')
 
 # ---- HTTP servers: started once per scenario, stopped at the end ----
 declare -a http_pids=()
@@ -335,7 +397,7 @@ not_built() { # scenario, example
 # Starts (once) the HTTP server a scenario needs; sets URL. Fails the scenario if it
 # does not start.
 declare -A http_url=()
-server_url() { # key: ours-http ours-sse everything-http everything-sse py-server-http py-server-sse
+server_url() { # key: ours-http ours-sse everything-http everything-sse py-server-http py-server-sse ts2-server-http
     local key=$1 port
     if [ -z "${http_url[$key]:-}" ]; then
         port=$(free_port)
@@ -356,15 +418,19 @@ server_url() { # key: ours-http ours-sse everything-http everything-sse py-serve
             py-server-sse)
                 start_http "$logs/server-$key.txt" "$port" "$py" "$here/py_server.py" --sse "$port" --page-size 2 || return 1
                 http_url[$key]=http://127.0.0.1:$port/sse ;;
+            ts2-server-http)
+                start_http "$logs/server-$key.txt" "$port" node "$cache/ts2/ts2_server.mjs" --http "$port" || return 1
+                http_url[$key]=http://127.0.0.1:$port/mcp ;;
         esac
     fi
     URL=${http_url[$key]}
 }
 
-STDIO=(ts-client/ours py-client/ours ours/everything ours/py-server)
+STDIO=(ts-client/ours py-client/ours ours/everything ours/py-server ts2-client/ours ours/ts2-server ours/py-server-modern)
 STDIO_STAND_INS=(ts-client/everything py-client/everything ts-client/py-server py-client/py-server)
 HTTP=(ts-client/ours-http ts-client/ours-sse py-client/ours-http py-client/ours-sse
-    ours/everything-http ours/everything-sse ours/py-server-http ours/py-server-sse)
+    ours/everything-http ours/everything-sse ours/py-server-http ours/py-server-sse
+    ts2-client/ours-http ours/ts2-server-http ours/py-server-modern-http)
 HTTP_STAND_INS=(ts-client/everything-http ts-client/everything-sse py-client/everything-http py-client/everything-sse
     ts-client/py-server-http ts-client/py-server-sse py-client/py-server-http py-client/py-server-sse)
 http_on=${MCP_HTTP_CHECKS:-1}
@@ -414,6 +480,24 @@ for sc in "${scenarios[@]}"; do
             [ -n "${done_pairs[py-server]:-}" ] || official_clients py-server python "${pyserver[@]}"
             done_pairs[py-server]=1 ;;
         ours/everything) our_client ours/everything everything "${everything[@]}" ;;
+        ts2-client/ours) ts2_client "$sc" "$bin/server" ;;
+        ours/ts2-server) ours_modern "$sc" 'add answered: "5"' "${ts2_calls[@]}" -- node "$cache/ts2/ts2_server.mjs" ;;
+        ours/py-server-modern) ours_modern "$sc" 'echo answered: "hi"' "${py_calls[@]}" -- "${pyserver[@]}" ;;
+        ts2-client/ours-http | ours/ts2-server-http | ours/py-server-modern-http)
+            case "$sc" in
+                ts2-client/*) key=ours-http ;;
+                ours/ts2-*) key=ts2-server-http ;;
+                *) key=py-server-http ;;
+            esac
+            if ! server_url "$key"; then
+                printf '{"scenario":"%s","label":"server","check":"sdk:server","ok":false,"detail":"the %s server did not start (%s)"}\n' "$sc" "$key" "$logs" >> "$results"
+                continue
+            fi
+            case "$sc" in
+                ts2-client/*) ts2_client "$sc" --http "$URL" ;;
+                ours/ts2-*) ours_modern "$sc" 'add answered: "5"' "${ts2_calls[@]}" --http "$URL" ;;
+                *) ours_modern "$sc" 'echo answered: "hi"' "${py_calls[@]}" --http "$URL" ;;
+            esac ;;
         ours/py-server) our_client ours/py-server python "${pyserver[@]}" ;;
         */ours-http | */ours-sse | */everything-http | */everything-sse | */py-server-http | */py-server-sse)
             key=${sc#*/}

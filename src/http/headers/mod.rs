@@ -16,6 +16,7 @@
 //! | `Last-Event-ID` | [`last_event_id`] | the event a resumed stream continues after |
 //! | `Origin`, `Host` | [`Origin`], [`HostPort`] | DNS rebinding protection: allowed origins, loopback hosts |
 //! | `Mcp-Param-*`, `Mcp-Name` | [`decode_param_value`], [`encode_param_value`] | 2026-07-28's `=?base64?…?=` sentinel |
+//! | `Mcp-Param-*` names | [`check_param_annotations`], [`param_annotations`] | a tool's `x-mcp-header` annotations: valid, or the tool is left out |
 //!
 //! ## Where nom is used
 //!
@@ -27,6 +28,7 @@
 //! and unescaping of already-validated text. IP addresses are parsed by `core::net`.
 
 mod accept;
+mod annotation;
 mod base64;
 mod error;
 mod grammar;
@@ -38,6 +40,7 @@ mod value;
 mod www_authenticate;
 
 pub use accept::{Accept, MediaRange, MediaRanges, QValue};
+pub use annotation::{AnnotationError, check_param_annotations, param_annotations};
 pub use error::{HeaderError, HeaderWriteError};
 pub use mcp::{LAST_EVENT_ID_MAX_LEN, SESSION_ID_MAX_LEN, last_event_id, protocol_version, session_id};
 pub use media_type::MediaType;

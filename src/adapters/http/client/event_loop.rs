@@ -13,8 +13,8 @@ use super::h1::request::{self, Target};
 use super::mailbox::{Mailbox, Shared};
 use super::options::Options;
 use crate::http::client::{
-    Event as TransportEvent, ExchangeId, ExchangeKind, Expiry, Failure, HttpClient, HttpRequest, Link, LostReason,
-    SendError, Step,
+    Event as TransportEvent, ExchangeId, ExchangeKind, Expiry, Failure, HttpClient, HttpMethod, HttpRequest, Link,
+    LostReason, SendError, Step,
 };
 use crate::http::headers::{BearerParams, Host, HostPort};
 use crate::session::{CloseReason, Endpoint, Event, State};
@@ -64,6 +64,22 @@ pub trait App<const OUT: usize, const IN: usize> {
     fn credentials(&mut self, status: u16, challenge: Option<&BearerParams<'_>>) -> Option<String> {
         let _ = (status, challenge);
         None
+    }
+
+    /// Headers of the application's own to add to a POST carrying `body` (one JSON-RPC
+    /// message), after the ones the transport requires. This is where a client of
+    /// 2026-07-28 puts the `Mcp-Param-{Name}` headers of a `tools/call`: only the
+    /// application holds the tools' `inputSchema`s that say which arguments are
+    /// mirrored (`x-mcp-header`; see [`check_param_annotations`], [`param_annotations`]
+    /// and [`encode_param_value`]). Names must be RFC 9110 tokens and values visible
+    /// ASCII (spaces and tabs allowed), or the exchange fails as a broken connection;
+    /// do not repeat a header the transport writes. The default adds none.
+    ///
+    /// [`check_param_annotations`]: crate::http::headers::check_param_annotations
+    /// [`param_annotations`]: crate::http::headers::param_annotations
+    /// [`encode_param_value`]: crate::http::headers::encode_param_value
+    fn request_headers(&mut self, body: &[u8], headers: &mut Vec<(String, String)>) {
+        let _ = (body, headers);
     }
 
     /// A message of the session's could not go over HTTP (larger than an exchange's
@@ -385,12 +401,23 @@ impl<M: Send + 'static> HttpClientLoop<M> {
     {
         let mut happened = false;
         while st.outcome.is_none() && st.fatal.is_none() {
+            // Whether `initialize` was already out before this step: a lost
+            // `server/discover` probe (a handshake-era server refusing a POST without a
+            // session) makes the session fall back to `initialize` in the same step, and
+            // that is no reason to give up.
+            let initializing = endpoint.state() == State::AwaitingInitializeResult;
             let action = match st.link.poll(now, endpoint, http) {
                 Step::Idle { next_timeout } => {
                     st.link_deadline = next_timeout;
                     return happened;
                 }
-                Step::Request(req) => Action::Start(req.exchange, self.prepare(&req)),
+                Step::Request(req) => {
+                    let mut extra = Vec::new();
+                    if req.method == HttpMethod::Post {
+                        app.request_headers(req.body, &mut extra);
+                    }
+                    Action::Start(req.exchange, self.prepare(&req, &extra))
+                }
                 Step::Abort(exchange) => Action::Abort(exchange),
                 Step::Session(event) => {
                     if let Event::Closed { reason } = event {
@@ -444,7 +471,7 @@ impl<M: Send + 'static> HttpClientLoop<M> {
                 Action::Expired(reason) => st.outcome = Some(Outcome::SessionExpired(reason)),
                 Action::Lost(reason) => {
                     // Without `initialize` there is no session to wait for.
-                    if endpoint.state() == State::AwaitingInitializeResult {
+                    if initializing && endpoint.state() == State::AwaitingInitializeResult {
                         st.outcome = Some(Outcome::Unreachable(reason));
                     }
                 }
@@ -454,7 +481,7 @@ impl<M: Send + 'static> HttpClientLoop<M> {
     }
 
     /// Writes a request out for its connection.
-    fn prepare(&self, req: &HttpRequest<'_>) -> io::Result<Prepared> {
+    fn prepare(&self, req: &HttpRequest<'_>, extra: &[(String, String)]) -> io::Result<Prepared> {
         let target = Target::of(req.url).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "bad URL"))?;
         let scheme_https = target.scheme.eq_ignore_ascii_case("https");
         if scheme_https {
@@ -464,7 +491,8 @@ impl<M: Send + 'static> HttpClientLoop<M> {
             ));
         }
         let mut bytes = Vec::with_capacity(512 + req.body.len());
-        request::write(&mut bytes, req).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "bad header"))?;
+        request::write(&mut bytes, req, extra)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "bad header"))?;
         let head = match req.kind {
             ExchangeKind::Post if is_request(req.body) => self.options.request_head_timeout,
             _ => Some(self.options.head_timeout),

@@ -11,6 +11,13 @@ pub(crate) enum RequestError {
     /// A header value holds a byte a field value must not (CR, LF, NUL or another
     /// control byte): writing it would let one request smuggle another.
     HeaderValue,
+    /// A header name is not an RFC 9110 token (an application's extra header).
+    HeaderName,
+}
+
+/// RFC 9110 §5.6.2 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// Where a request goes, read from its absolute URL.
@@ -41,8 +48,9 @@ impl<'u> Target<'u> {
 /// The product and version sent as `User-Agent`.
 pub(crate) const USER_AGENT: &str = concat!("mcp-sansio/", env!("CARGO_PKG_VERSION"));
 
-/// Writes `req` (head and body) into `out`, replacing what it held.
-pub(crate) fn write(out: &mut Vec<u8>, req: &HttpRequest<'_>) -> Result<(), RequestError> {
+/// Writes `req` (head and body) into `out`, replacing what it held, with the
+/// application's `extra` headers after the core's (names must be tokens).
+pub(crate) fn write(out: &mut Vec<u8>, req: &HttpRequest<'_>, extra: &[(String, String)]) -> Result<(), RequestError> {
     let target = Target::of(req.url)?;
     out.clear();
     out.extend_from_slice(req.method.as_str().as_bytes());
@@ -56,9 +64,13 @@ pub(crate) fn write(out: &mut Vec<u8>, req: &HttpRequest<'_>) -> Result<(), Requ
     out.extend_from_slice(b"\r\nUser-Agent: ");
     out.extend_from_slice(USER_AGENT.as_bytes());
     out.extend_from_slice(b"\r\n");
-    for (name, value) in req.headers() {
+    let extra = extra.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+    for (name, value) in req.headers().iter().copied().chain(extra) {
         if !value.bytes().all(|b| b == b'\t' || (0x20..0x7F).contains(&b)) {
             return Err(RequestError::HeaderValue);
+        }
+        if name.is_empty() || !name.bytes().all(is_tchar) {
+            return Err(RequestError::HeaderName);
         }
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(b": ");
@@ -89,5 +101,21 @@ mod tests {
         assert_eq!((t.authority, t.path), ("[::1]:8443", "?q"));
         assert_eq!(Target::of("localhost:3000/mcp"), Err(RequestError::Url));
         assert_eq!(Target::of("http:///mcp"), Err(RequestError::Url));
+    }
+
+    #[test]
+    fn the_applications_headers_follow_the_cores_and_are_checked() {
+        use crate::http::client::{ExchangeId, ExchangeKind};
+        let mut req =
+            HttpRequest::new(ExchangeId::new(0, 0), ExchangeKind::Post, HttpMethod::Post, "http://h/mcp", b"{}");
+        req.header("Mcp-Method", "tools/call");
+        let mut out = Vec::new();
+        let extra = |n: &str, v: &str| vec![(n.to_string(), v.to_string())];
+        write(&mut out, &req, &extra("Mcp-Param-Region", "=?base64?IGV1?=")).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert!(text.contains("Mcp-Method: tools/call\r\nMcp-Param-Region: =?base64?IGV1?=\r\nContent-Length: 2\r\n"));
+        assert_eq!(write(&mut out, &req, &extra("Mcp-Param-My Region", "eu")), Err(RequestError::HeaderName));
+        assert_eq!(write(&mut out, &req, &extra("", "eu")), Err(RequestError::HeaderName));
+        assert_eq!(write(&mut out, &req, &extra("X", "a\r\nHost: evil")), Err(RequestError::HeaderValue));
     }
 }
