@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::string::String;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use std::vec::Vec;
@@ -113,7 +113,8 @@ pub(super) struct Session<H> {
     /// Requests that found every slot taken, sent as slots free.
     queued: VecDeque<Msg>,
     /// Told once the handshake is complete (or failed).
-    ready: Option<Sender<Result<(ProtocolVersion, Answer), ClientError>>>,
+    /// Taken by the one send it ever carries (the handshake's outcome), so one slot.
+    ready: Option<SyncSender<Result<(ProtocolVersion, Answer), ClientError>>>,
     initialize: Option<Answer>,
 }
 
@@ -182,7 +183,7 @@ impl<H> Session<H> {
 
 impl<H: Hooks> Session<H> {
     /// A session answering with `client`'s hooks; `ready` is told how the handshake went.
-    pub(super) fn new(client: Client<H>, ready: Sender<Result<(ProtocolVersion, Answer), ClientError>>) -> Self {
+    pub(super) fn new(client: Client<H>, ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>) -> Self {
         Session { client, waiting: Vec::new(), queued: VecDeque::new(), ready: Some(ready), initialize: None }
     }
 

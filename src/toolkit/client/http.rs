@@ -10,7 +10,7 @@
 
 use std::io;
 use std::string::{String, ToString};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::sync_channel;
 use std::time::Duration;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
@@ -161,7 +161,7 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
             config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
         }
         let (url, bearer) = (self.url, self.bearer);
-        let (ready, is_ready) = channel();
+        let (ready, is_ready) = sync_channel(1);
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);

@@ -6,7 +6,7 @@
 
 use std::io;
 use std::process::Command;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::sync_channel;
 use std::time::Duration;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
@@ -134,7 +134,7 @@ impl<H: Hooks + Send + 'static> StdioClientBuilder<H> {
         if let Some(timeout) = self.timeout {
             config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
         }
-        let (ready, is_ready) = channel();
+        let (ready, is_ready) = sync_channel(1);
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
             #[cfg(unix)]
