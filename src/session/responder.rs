@@ -167,7 +167,29 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, true, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
+        self.error_as(true, code, message, data)
+    }
+
+    /// Sends an error response if it fits now; `TxFull` otherwise, even when it never
+    /// will (nothing replaces it, the slot stays): [`try_respond`](Self::try_respond)'s
+    /// rule for errors, whose `data` can be as long as a result.
+    pub fn try_respond_error<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.error_as(false, code, message, data)
+    }
+
+    fn error_as<D: Serialize + ?Sized>(
+        &mut self,
+        replace: bool,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.answer(true, replace, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
@@ -265,6 +287,19 @@ impl<'e> crate::session::IncomingRequest<'e> {
         data: &D,
     ) -> Result<Responded, SendError> {
         self.responder.respond_error(code, message, Some(data))
+    }
+
+    /// Answers with an error (carrying `data` if given) if it fits the transmit buffer
+    /// now; like [`try_respond`](Self::try_respond), one larger than the whole buffer
+    /// gets [`SendError::TxFull`] and the request stays open, for a host that grows the
+    /// buffer or queues the answer.
+    pub fn try_respond_error<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.responder.try_respond_error(code, message, data)
     }
 
     /// Reports progress, if the request asked for it (values must strictly increase).

@@ -193,7 +193,9 @@ impl<'c, M> Context<'c, M> {
         self.reply_error_data(req, code, message, None::<&RawJson<'_>>)
     }
 
-    /// Answers `req` now with an error carrying `data` (see [`reply`](Self::reply)).
+    /// Answers `req` now with an error carrying `data` (see [`reply`](Self::reply): an
+    /// error longer than a transmit buffer the adapter can still grow is queued too, so
+    /// a long `data` is sent whole, not replaced by -32603).
     pub fn reply_error_data<D: Serialize + ?Sized>(
         &mut self,
         req: &mut IncomingRequest<'_>,
@@ -204,6 +206,7 @@ impl<'c, M> Context<'c, M> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
             let sent = match data {
+                _ if self.parts.grows => req.try_respond_error(code, message, data),
                 Some(d) => req.respond_error_with_data(code, message, d),
                 None => req.respond_error(code, message),
             };
