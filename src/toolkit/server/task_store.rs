@@ -47,7 +47,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::input::Input;
 use super::output::ToolOutput;
 use super::tool::Call;
-use crate::mcp::{CapabilitySet, InputRequest, TaskStatus};
+use crate::mcp::{CapabilitySet, InputRequest, TASK_NOT_FOUND, TaskRequest, TaskStatus};
 use crate::session::IncomingRequest;
 use crate::time::Instant;
 use crate::toolkit::client::{Answer, ClientError};
@@ -221,33 +221,34 @@ impl TaskStore {
     /// the client declared the extension (-32601 and -32021 otherwise). An unknown or
     /// expired `taskId` is -32602.
     pub fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant) -> bool {
-        let method = request.method.name();
-        let kind = match method {
-            "tasks/get" => Kind::Get,
-            "tasks/update" => Kind::Update,
-            "tasks/cancel" => Kind::Cancel,
-            _ => return false,
+        let decoded = match TaskRequest::decode(request.method.name(), request.params) {
+            None => return false,
+            Some(Ok(decoded)) => decoded,
+            Some(Err(_)) => {
+                let message = match request.method.name() {
+                    "tasks/update" => "Invalid params: tasks/update needs a taskId and an inputResponses object",
+                    _ => "Invalid params: taskId must be a string",
+                };
+                let _ = request.respond_error(ErrorCode::INVALID_PARAMS, message);
+                return true;
+            }
         };
-        let params = request.params.unwrap_or(RawJson::EMPTY_OBJECT);
-        let Some(id) = params.get("taskId").and_then(|t| t.as_str()) else {
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: taskId must be a string");
-            return true;
-        };
+        let id = decoded.task_id();
         let mut inner = self.lock();
         inner.expire(now);
         inner.stamp(now);
         let (ttl, poll, epoch) = (inner.ttl, inner.poll_interval, inner.epoch_ms);
         let Some(entry) = inner.tasks.iter_mut().find(|t| id == t.id.as_str()) else {
             drop(inner);
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, "Failed to retrieve task: Task not found");
+            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, TASK_NOT_FOUND);
             return true;
         };
-        match kind {
-            Kind::Get => {
+        match decoded {
+            TaskRequest::Get(_) => {
                 let _ = request.respond(&Detailed { entry, ttl, poll, epoch, handle: false });
             }
-            Kind::Update => {
-                let Some(responses) = params.get("inputResponses").filter(RawJson::is_object) else {
+            TaskRequest::Update(update) => {
+                let Some(responses) = Some(update.input_responses).filter(RawJson::is_object) else {
                     drop(inner);
                     let _ = request
                         .respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: inputResponses must be an object");
@@ -274,7 +275,7 @@ impl TaskStore {
                 self.shared.changed.notify_all();
                 let _ = request.respond_empty();
             }
-            Kind::Cancel => {
+            TaskRequest::Cancel(_) => {
                 // Idempotent: a task that ended already is acknowledged as it is.
                 if !entry.status.is_terminal() {
                     entry.status = TaskStatus::Cancelled;
@@ -457,13 +458,6 @@ impl Inner {
             t.updated.get_or_insert(now);
         }
     }
-}
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Get,
-    Update,
-    Cancel,
 }
 
 /// A task as `tasks/get` shows it (a `DetailedTask`: what its status brings inlined), or
