@@ -158,7 +158,9 @@ fn text(json: RawJson<'_>) -> String {
 fn describe(u: &TaskUpdate<'_>) -> String {
     match u {
         TaskUpdate::Working { .. } => "working".into(),
-        TaskUpdate::InputRequired { requests, fresh } => format!("input_required fresh={fresh} {}", text(*requests)),
+        TaskUpdate::InputRequired { requests, fresh, .. } => {
+            format!("input_required fresh={fresh} {}", text(*requests))
+        }
         TaskUpdate::Completed { result } => format!("completed {}", text(*result)),
         TaskUpdate::Failed { error } => format!("failed {}", text(*error)),
         TaskUpdate::Cancelled => "cancelled".into(),
@@ -326,6 +328,8 @@ struct Duo {
     to_client: Vec<u8>,
     events: Vec<Ev>,
     lines: Vec<u8>,
+    /// The latest `input_required` task a poll brought.
+    asking: Option<String>,
 }
 
 impl Duo {
@@ -345,6 +349,7 @@ impl Duo {
             to_client: Vec::new(),
             events: Vec::new(),
             lines: Vec::new(),
+            asking: None,
         };
         duo.drive(None);
         assert_eq!(duo.client.state(), State::Stateless);
@@ -366,7 +371,12 @@ impl Duo {
                     Output::Event(e) => {
                         any = true;
                         match poller.as_deref_mut().and_then(|p| p.handle_event(&e, self.now)) {
-                            Some(u) => updates.push(describe(&u)),
+                            Some(u) => {
+                                if let TaskUpdate::InputRequired { task, .. } = u {
+                                    self.asking = Some(text(task));
+                                }
+                                updates.push(describe(&u));
+                            }
                             None => self.events.push(own(&e)),
                         }
                     }
@@ -606,4 +616,59 @@ fn a_running_task_is_cancelled_and_asked_input_through_the_store() {
         matches!(&get, Ev::Response { result, .. } if result.contains(r#"answered {\"action\":\"accept\",\"content\":{}}"#)),
         "{get:?}"
     );
+}
+
+/// A user who confirms whatever is asked.
+struct Yes;
+
+impl mcp_sansio::toolkit::client::Hooks for Yes {
+    fn elicitation(&mut self, _: mcp_sansio::mcp::ElicitParams<'_>, reply: mcp_sansio::toolkit::client::Reply<'_, '_>) {
+        reply.respond(&RawJson::from_static(r#"{"action":"accept","content":{"confirm":true}}"#));
+    }
+}
+
+#[test]
+fn a_tasks_questions_are_answered_through_the_clients_hooks() {
+    let store = TaskStore::new(4).poll_interval(Duration::from_millis(50));
+    let app = ServerBuilder::new("tasks", "1.0.0")
+        .task_store(store.clone())
+        .blocking_task_tool("two", "Asks two questions at once", TaskSupport::Optional, |job: Job, _: Seconds| {
+            let ask = serde_json::json!({"message": "Sure?", "requestedSchema": {"type": "object"}});
+            let answers = job.ask_all(&[
+                (mcp_sansio::toolkit::server::Input::Elicitation, ask.clone()),
+                (mcp_sansio::toolkit::server::Input::Elicitation, ask),
+            ]);
+            let accepted = answers
+                .iter()
+                .filter(|a| {
+                    a.as_ref()
+                        .is_ok_and(|a| a.json().get("action").and_then(|v| v.as_str()).is_some_and(|v| v == "accept"))
+                })
+                .count();
+            format!("{accepted} accepted")
+        })
+        .build();
+    let mut duo = Duo::new(app, TASKS_CAPS);
+    let task = task_of(&duo.call("two", r#"{"seconds":0}"#));
+    let id = id_of(&task);
+    let mut poller: TaskPoller = TaskPoller::new(RawJson::parse(task.as_bytes()).unwrap(), duo.now).unwrap();
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::InputRequired);
+    let update = duo.poll(&mut poller);
+    assert!(
+        update.starts_with("input_required fresh=true ") && update.contains(r#""q0""#) && update.contains(r#""q1""#),
+        "{update}"
+    );
+    let asking = duo.asking.take().unwrap();
+    let mut client: mcp_sansio::toolkit::client::Client<Yes> = mcp_sansio::toolkit::client::Client::new(Yes);
+    let (responses, state) = client.fulfil(RawJson::parse(asking.as_bytes()).unwrap()).unwrap();
+    assert_eq!(state, None);
+    assert_eq!(
+        String::from_utf8_lossy(&responses),
+        r#"{"q0":{"action":"accept","content":{"confirm":true}},"q1":{"action":"accept","content":{"confirm":true}}}"#
+    );
+    poller.answer(&mut duo.client, duo.now, &RawJson::parse(&responses).unwrap()).unwrap();
+    duo.drive(Some(&mut poller));
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::Completed);
+    let done = duo.poll(&mut poller);
+    assert!(done.starts_with(r#"completed {"content":[{"type":"text","text":"2 accepted"}]"#), "{done}");
 }

@@ -17,7 +17,9 @@
 //! request's (`{key: {method, params}}`): answer them with the same hooks, and send the
 //! answers with [`TaskPoller::answer`] (`tasks/update`). The same requests come again on
 //! every poll until the server has them; [`TaskUpdate::InputRequired`] says whether
-//! they are `fresh` (a set of keys not surfaced before), so they are shown once.
+//! they are `fresh` (a set of keys not surfaced before), so they are shown once. With the
+//! toolkit, [`Client::fulfil`](crate::toolkit::client::Client::fulfil) answers them
+//! through the client's hooks, as it answers a multi round-trip request's.
 
 use core::time::Duration;
 
@@ -66,6 +68,10 @@ pub enum TaskUpdate<'e> {
     /// `input_required`: answer `requests` (`{key: {method, params}}`) with
     /// [`TaskPoller::answer`]. Polling goes on.
     InputRequired {
+        /// The whole `tasks/get` result (what the toolkit's
+        /// [`Client::fulfil`](crate::toolkit::client::Client::fulfil) takes, as it takes
+        /// an `input_required` result).
+        task: RawJson<'e>,
         /// The `inputRequests` object.
         requests: RawJson<'e>,
         /// Whether these keys were not surfaced before (show them to the user once).
@@ -274,7 +280,7 @@ impl<const ID: usize> TaskPoller<ID> {
                     let keys = requests.members().fold(0u64, |acc, (k, _)| acc ^ fnv(k.raw()).rotate_left(1));
                     let fresh = keys != self.surfaced;
                     self.surfaced = keys;
-                    TaskUpdate::InputRequired { requests, fresh }
+                    TaskUpdate::InputRequired { task: result, requests, fresh }
                 }
                 None => invalid,
             },
