@@ -672,3 +672,51 @@ fn a_tasks_questions_are_answered_through_the_clients_hooks() {
     let done = duo.poll(&mut poller);
     assert!(done.starts_with(r#"completed {"content":[{"type":"text","text":"2 accepted"}]"#), "{done}");
 }
+
+/// Sets its flag when dropped.
+struct Dropped(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Dropped {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn an_async_task_completes_and_a_cancelled_one_is_dropped() {
+    let store = TaskStore::new(4);
+    let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&dropped);
+    let app = ServerBuilder::new("tasks", "1.0.0")
+        .task_store(store.clone())
+        .async_task_tool("quick", "Answers", TaskSupport::Optional, |_: Job, Seconds { seconds }| async move {
+            format!("async {seconds}")
+        })
+        .async_task_tool("forever", "Waits for ever", TaskSupport::Required, move |_: Job, _: Seconds| {
+            // Never ends by itself: the toolkit drops it when the task is cancelled.
+            let guard = Dropped(std::sync::Arc::clone(&flag));
+            async move {
+                let _guard = guard;
+                std::future::pending::<()>().await;
+                "never"
+            }
+        })
+        .build();
+    let mut duo = Duo::new(app, TASKS_CAPS);
+    let id = id_of(&task_of(&duo.call("quick", r#"{"seconds":7}"#)));
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::Completed);
+    let get = duo.request("tasks/get", &format!(r#"{{"taskId":"{id}"}}"#));
+    assert!(matches!(&get, Ev::Response { result, .. } if result.contains("async 7")), "{get:?}");
+
+    let id = id_of(&task_of(&duo.call("forever", r#"{"seconds":0}"#)));
+    assert!(!dropped.load(std::sync::atomic::Ordering::SeqCst));
+    duo.request("tasks/cancel", &format!(r#"{{"taskId":"{id}"}}"#));
+    assert_eq!(store.status(&id), Some(mcp_sansio::mcp::TaskStatus::Cancelled));
+    for _ in 0..2000 {
+        if dropped.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the cancelled task's future was not dropped");
+}

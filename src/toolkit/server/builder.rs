@@ -254,6 +254,26 @@ impl<S: 'static> ServerBuilder<S> {
         self.tool_handler(tool)
     }
 
+    /// [`blocking_task_tool`](Self::blocking_task_tool) for an async function, run on
+    /// the [`executor`](Self::executor); a cancelled task's future is dropped.
+    pub fn async_task_tool<A, R, Fut, F>(
+        mut self,
+        name: &str,
+        description: &str,
+        support: super::TaskSupport,
+        run: F,
+    ) -> Self
+    where
+        A: for<'x> Arguments<Decoded<'x> = A> + 'static,
+        R: ToolOutput + 'static,
+        Fut: core::future::Future<Output = R> + Send + 'static,
+        F: Fn(super::Job, A) -> Fut + 'static,
+    {
+        let store = self.server.task_store.get_or_insert_with(super::TaskStore::default).clone();
+        let tool = TaskAsync { spec: Spec::new(name, description), run, support, store, _args: PhantomData::<fn(A)> };
+        self.tool_handler(tool)
+    }
+
     /// Where the tasks of task tools are kept (bounded, with their TTL; see
     /// [`TaskStore`](super::TaskStore)); setting one declares the tasks extension. Set
     /// it before adding task tools.
@@ -409,6 +429,40 @@ where
         if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
             let run = std::sync::Arc::clone(&self.run);
             call.spawn_task_blocking(&self.store, self.support, move |job| run(job, args));
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+struct TaskAsync<A, F> {
+    spec: Spec,
+    run: F,
+    support: super::TaskSupport,
+    store: super::TaskStore,
+    _args: PhantomData<fn(A)>,
+}
+
+#[cfg(feature = "std")]
+impl<S, J, A, R, Fut, F> ToolHandler<S, J> for TaskAsync<A, F>
+where
+    A: for<'x> Arguments<Decoded<'x> = A>,
+    R: ToolOutput + 'static,
+    Fut: core::future::Future<Output = R> + Send + 'static,
+    F: Fn(super::Job, A) -> Fut,
+{
+    fn tool(&self) -> Tool<'_> {
+        let mut tool = self.spec.tool(A::SCHEMA);
+        tool.execution = Some(crate::mcp::ToolExecution { task_support: Some(self.support) });
+        tool
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
+    }
+
+    fn call(&self, _: &mut S, call: Call<'_, '_, J>) {
+        if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
+            call.spawn_task(&self.store, self.support, |job| (self.run)(job, args));
         }
     }
 }

@@ -568,12 +568,7 @@ impl<J> Call<'_, '_, J> {
         let declared = modern.is_some_and(|m| m.tasks_extension);
         if !declared {
             if support == TaskSupport::Required {
-                let _ = self.request.respond_error_with_data(
-                    ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                    "Missing required client capability: this tool runs only as a task (io.modelcontextprotocol/tasks)",
-                    &TASKS_REQUIRED,
-                );
-                return;
+                return refuse_required(self.request);
             }
             return self.spawn_blocking(work);
         }
@@ -586,14 +581,56 @@ impl<J> Call<'_, '_, J> {
                 super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
             }
             Err(StoreFull) if support == TaskSupport::Optional => self.spawn_blocking(work),
-            Err(StoreFull) => {
-                let _ = self.request.respond_error(
-                    ErrorCode::INTERNAL_ERROR,
-                    "Internal error: too many tasks in progress; try again later",
-                );
-            }
+            Err(StoreFull) => refuse_full(self.request),
         }
     }
+}
+
+impl<J> Call<'_, '_, J> {
+    /// [`spawn_task_blocking`](Self::spawn_task_blocking) for a future run on the
+    /// server's executor (by default a thread that blocks on it): as a task of `store` for
+    /// a client that declared the extension, as [`spawn`](Self::spawn) otherwise, or
+    /// -32021 for a `Required` tool. A cancelled task's future is dropped, unfinished.
+    pub fn spawn_task<R, Fut, F>(self, store: &TaskStore, support: TaskSupport, work: F)
+    where
+        R: ToolOutput + 'static,
+        Fut: core::future::Future<Output = R> + Send + 'static,
+        F: FnOnce(super::Job) -> Fut,
+    {
+        let modern = self.request.modern();
+        if !modern.is_some_and(|m| m.tasks_extension) {
+            if support == TaskSupport::Required {
+                return refuse_required(self.request);
+            }
+            return self.spawn(work);
+        }
+        let caps = modern.map_or(CapabilitySet::EMPTY, |m| m.client_capabilities);
+        let now = self.runtime.tasks().now;
+        match store.create(now, caps) {
+            Ok((id, handle)) => {
+                let executor = self.runtime.tasks().executor.clone();
+                super::tasks::spawn_task(executor, store.clone(), id, work);
+                super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
+            }
+            Err(StoreFull) if support == TaskSupport::Optional => self.spawn(work),
+            Err(StoreFull) => refuse_full(self.request),
+        }
+    }
+}
+
+/// -32021: the tool runs only as a task, and the client did not declare the extension.
+fn refuse_required(request: &mut IncomingRequest<'_>) {
+    let _ = request.respond_error_with_data(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        "Missing required client capability: this tool runs only as a task (io.modelcontextprotocol/tasks)",
+        &TASKS_REQUIRED,
+    );
+}
+
+/// -32603: the store is full of live tasks and the tool cannot run otherwise.
+fn refuse_full(request: &mut IncomingRequest<'_>) {
+    let _ =
+        request.respond_error(ErrorCode::INTERNAL_ERROR, "Internal error: too many tasks in progress; try again later");
 }
 
 /// Whether a tool result written as JSON text is a task handle (for tests and loops

@@ -604,6 +604,39 @@ where
     }
 }
 
+/// Runs the future `work` makes as the job of MCP task `id` of `store`, on `executor` (a
+/// thread that blocks on it by default); `tasks/cancel` cancels it (the future is
+/// dropped, unfinished).
+pub(crate) fn spawn_task<R, Fut, F>(executor: Option<Executor>, store: TaskStore, id: String, work: F)
+where
+    R: ToolOutput + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    F: FnOnce(Job) -> Fut,
+{
+    let shared = Arc::new(Shared {
+        cancelled: AtomicBool::new(false),
+        state: Mutex::new(State::default()),
+        cancel: Condvar::new(),
+        wake: None,
+        round: None,
+        task: Some((store.clone(), id.clone())),
+    });
+    let for_cancel = Arc::clone(&shared);
+    store.on_cancel(&id, Box::new(move || for_cancel.cancel()));
+    let job = Job { shared: Arc::clone(&shared), progress: false, log_level: None };
+    let on_failure = Arc::clone(&shared);
+    let guarded: Pin<Box<dyn Future<Output = ()> + Send>> =
+        Box::pin(Guarded { work: Some(Box::pin(work(job))), shared });
+    match executor {
+        Some(run) => run(guarded),
+        None => {
+            if std::thread::Builder::new().name("mcp-task".into()).spawn(move || block_on(guarded)).is_err() {
+                on_failure.finish(Done::Failed);
+            }
+        }
+    }
+}
+
 /// An async job: stops (dropping the work) once cancelled; stores the result when done.
 struct Guarded<R> {
     work: Option<Pin<Box<dyn Future<Output = R> + Send>>>,
