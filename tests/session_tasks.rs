@@ -720,3 +720,55 @@ fn an_async_task_completes_and_a_cancelled_one_is_dropped() {
     }
     panic!("the cancelled task's future was not dropped");
 }
+
+#[test]
+fn a_handshake_session_gets_no_tasks() {
+    let store = TaskStore::new(4);
+    let mut app = inline_server(store.clone());
+    let mut ep = Ep::new(app.config(), leak(64 * 1024), leak(64 * 1024), Instant::ZERO).unwrap();
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"tasks":{}},"clientInfo":{"name":"c","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quick","arguments":{"seconds":5}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"must","arguments":{"seconds":5}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"t"}}"#,
+        "\n",
+    );
+    let mut rest = input.as_bytes();
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        let n = ep.handle_input(Instant::ZERO, rest);
+        rest = &rest[n..];
+        loop {
+            let _ = app.poll(&mut (), &mut ep, Instant::ZERO);
+            match ep.poll_output() {
+                Output::Transmit(b) => out.extend_from_slice(&b),
+                Output::Event(e) => {
+                    if let Some(Event::Request(mut r)) = app.handle(&mut (), e) {
+                        let _ = r.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+                    }
+                }
+                Output::Idle { .. } => break,
+            }
+        }
+    }
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[1].starts_with(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"slept 5"}]"#),
+        "an optional tool runs: {}",
+        lines[1]
+    );
+    assert!(lines[2].contains(r#""id":3,"error":{"code":-32021"#), "a required one cannot: {}", lines[2]);
+    assert!(
+        lines[3].contains(r#""id":4,"error":{"code":-32601"#),
+        "the 2025-11-25 tasks/get is not the store's: {}",
+        lines[3]
+    );
+    assert!(store.is_empty());
+}

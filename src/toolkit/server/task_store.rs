@@ -216,11 +216,16 @@ impl TaskStore {
         self.shared.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Answers `request` if it is `tasks/get`, `tasks/update` or `tasks/cancel`
-    /// (`false`: another method). The endpoint has checked already that this server and
+    /// Answers `request` if it is a stateless `tasks/get`, `tasks/update` or
+    /// `tasks/cancel` (`false`: another method, or a handshake session's request). The endpoint has checked already that this server and
     /// the client declared the extension (-32601 and -32021 otherwise). An unknown or
     /// expired `taskId` is -32602.
     pub fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant) -> bool {
+        // A handshake session's `tasks/*` (2025-11-25) are another protocol, with other
+        // shapes: not this store's (and it never makes a task for such a session).
+        if request.modern().is_none() {
+            return false;
+        }
         let decoded = match TaskRequest::decode(request.method.name(), request.params) {
             None => return false,
             Some(Ok(decoded)) => decoded,
