@@ -767,7 +767,7 @@ fn a_handshake_session_gets_no_tasks() {
     assert!(lines[2].contains(r#""id":3,"error":{"code":-32021"#), "a required one cannot: {}", lines[2]);
     assert!(
         lines[3].contains(r#""id":4,"error":{"code":-32601"#),
-        "the 2025-11-25 tasks/get is not the store's: {}",
+        "the 2025-11-25 tasks/get: this server declares no such tasks (the store leaves it alone too): {}",
         lines[3]
     );
     assert!(store.is_empty());
