@@ -772,3 +772,31 @@ fn a_handshake_session_gets_no_tasks() {
     );
     assert!(store.is_empty());
 }
+
+#[test]
+fn a_job_waiting_for_answers_is_released_when_its_task_expires() {
+    let store = TaskStore::new(4).ttl(Duration::from_secs(1));
+    let released = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&released);
+    let app = ServerBuilder::new("tasks", "1.0.0")
+        .task_store(store.clone())
+        .blocking_task_tool("ask", "Asks", TaskSupport::Optional, move |job: Job, _: Seconds| {
+            let answer = job.elicit(&serde_json::json!({"message": "?", "requestedSchema": {"type": "object"}}));
+            flag.store(answer.is_err(), std::sync::atomic::Ordering::SeqCst);
+            "over"
+        })
+        .build();
+    let mut duo = Duo::new(app, TASKS_CAPS);
+    let id = id_of(&task_of(&duo.call("ask", r#"{"seconds":0}"#)));
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::InputRequired);
+    duo.now = duo.now + Duration::from_secs(1);
+    let gone = duo.request("tasks/get", &format!(r#"{{"taskId":"{id}"}}"#));
+    assert!(matches!(gone, Ev::Error { code: -32602, .. }), "{gone:?}");
+    for _ in 0..2000 {
+        if released.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the job still waits for the answers of a task that expired");
+}

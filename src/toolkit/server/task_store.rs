@@ -206,10 +206,10 @@ impl TaskStore {
 
     /// Drops the tasks whose TTL ran out by `now` (each answer and creation does it too).
     pub fn expire(&self, now: Instant) {
-        let mut inner = self.lock();
-        inner.expire(now);
-        drop(inner);
-        self.shared.changed.notify_all();
+        let expired = self.lock().expire(now);
+        if expired {
+            self.shared.changed.notify_all();
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -240,7 +240,9 @@ impl TaskStore {
         };
         let id = decoded.task_id();
         let mut inner = self.lock();
-        inner.expire(now);
+        if inner.expire(now) {
+            self.shared.changed.notify_all();
+        }
         inner.stamp(now);
         let (ttl, poll, epoch) = (inner.ttl, inner.poll_interval, inner.epoch_ms);
         let Some(entry) = inner.tasks.iter_mut().find(|t| id == t.id.as_str()) else {
@@ -302,7 +304,9 @@ impl TaskStore {
     /// and the `CreateTaskResult` to answer with (JSON text).
     pub(crate) fn create(&self, now: Instant, declared: CapabilitySet) -> Result<(String, Vec<u8>), StoreFull> {
         let mut inner = self.lock();
-        inner.expire(now);
+        if inner.expire(now) {
+            self.shared.changed.notify_all();
+        }
         if inner.tasks.len() >= inner.capacity {
             return Err(StoreFull);
         }
@@ -445,9 +449,11 @@ impl TaskStore {
 }
 
 impl Inner {
-    /// Drops the tasks whose TTL ran out, cancelling their jobs.
-    fn expire(&mut self, now: Instant) {
-        let ttl = self.ttl;
+    /// Drops the tasks whose TTL ran out, cancelling their jobs; whether it dropped any
+    /// (a job waiting for answers must then be woken: its task is gone).
+    #[must_use]
+    fn expire(&mut self, now: Instant) -> bool {
+        let (ttl, before) = (self.ttl, self.tasks.len());
         self.tasks.retain(|t| {
             let live = t.expires(ttl) > now;
             if !live && let Some(cancel) = &t.cancel {
@@ -455,6 +461,7 @@ impl Inner {
             }
             live
         });
+        self.tasks.len() != before
     }
 
     /// Stamps what jobs changed since the loop last looked.
