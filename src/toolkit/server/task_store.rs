@@ -414,17 +414,16 @@ impl TaskStore {
             entry.updated = None;
         }
         loop {
-            let entry = inner.tasks.iter_mut().find(|t| t.id == id);
-            let over = cancelled() || entry.as_ref().is_none_or(|t| t.status.is_terminal());
-            if over {
+            let live = inner.tasks.iter_mut().find(|t| t.id == id).filter(|t| !t.status.is_terminal());
+            let Some(entry) = live.filter(|_| !cancelled()) else {
+                // Ended (cancelled, expired) or the job cancelled: the rest unanswered.
                 for (slot, key) in out.iter_mut().zip(&keys) {
                     if key.is_some() && slot.is_none() {
                         *slot = Some(Err(ClientError::Cancelled));
                     }
                 }
                 break;
-            }
-            let entry = entry.expect("checked above");
+            };
             let all = keys.iter().flatten().all(|k| entry.questions.iter().any(|q| &q.key == k && q.answer.is_some()));
             if all {
                 for (slot, key) in out.iter_mut().zip(&keys) {
