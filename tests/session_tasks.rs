@@ -800,3 +800,14 @@ fn a_job_waiting_for_answers_is_released_when_its_task_expires() {
     }
     panic!("the job still waits for the answers of a task that expired");
 }
+
+#[test]
+fn a_refused_poll_is_due_again_an_interval_later() {
+    // A client whose era is not settled cannot send: the poll waits an interval.
+    let mut c = Side::lone(Config::new(Role::Client, raw(CLIENT_INFO)).era(Era::Modern));
+    let handle = RawJson::from_static(r#"{"taskId":"x","status":"working","pollIntervalMs":40}"#);
+    let mut poller: TaskPoller = TaskPoller::new(handle, Instant::ZERO).unwrap();
+    let due = poller.poll_timeout().unwrap();
+    assert_eq!(poller.handle_timeout(&mut c.ep, due), Err(SendError::NotReady));
+    assert_eq!(poller.poll_timeout(), Some(due + Duration::from_millis(40)), "not left in the past");
+}

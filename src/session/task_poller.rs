@@ -177,8 +177,9 @@ impl<const ID: usize> TaskPoller<ID> {
     }
 
     /// Sends the `tasks/get` if it is due at `now` (otherwise nothing: safe to call
-    /// spuriously). A refusal of the endpoint's (no free slot, the transmit buffer full)
-    /// leaves the poll due, to try again; it is returned for the caller to see.
+    /// spuriously). A refusal of the endpoint's (no free slot, the transmit buffer full,
+    /// the session over) is returned for the caller to see, and the poll is due again an
+    /// interval later (never a deadline in the past, which would make a loop spin).
     pub fn handle_timeout<const OUT: usize, const IN: usize, B: Buffer>(
         &mut self,
         ep: &mut Endpoint<'_, OUT, IN, B>,
@@ -189,10 +190,17 @@ impl<const ID: usize> TaskPoller<ID> {
             _ => return Ok(None),
         }
         let params = Params::<RawJson<'_>> { id: &self.id, responses: None };
-        let id = ep.send_request(now, "tasks/get", Some(&params), RequestOptions::default())?;
-        self.in_flight = Some(id.clone());
-        self.due = None;
-        Ok(Some(id))
+        match ep.send_request(now, "tasks/get", Some(&params), RequestOptions::default()) {
+            Ok(id) => {
+                self.in_flight = Some(id.clone());
+                self.due = None;
+                Ok(Some(id))
+            }
+            Err(e) => {
+                self.due = Some(now + self.interval);
+                Err(e)
+            }
+        }
     }
 
     /// Sends `tasks/update` with `responses` (an object: `{key: result}`) for the task's
