@@ -606,6 +606,10 @@ fn a_running_task_is_cancelled_and_asked_input_through_the_store() {
     assert_eq!(store.status(&id), Some(mcp_sansio::mcp::TaskStatus::InputRequired));
     let bad = duo.request("tasks/update", &format!(r#"{{"taskId":"{id}","inputResponses":[]}}"#));
     assert!(matches!(bad, Ev::Error { code: -32602, .. }), "{bad:?}");
+    // An answer of the wrong shape for its question: -32602, and the task still waits.
+    let bad = duo.request("tasks/update", &format!(r#"{{"taskId":"{id}","inputResponses":{{"q0":{{"roots":[]}}}}}}"#));
+    assert!(matches!(bad, Ev::Error { code: -32602, .. }), "{bad:?}");
+    assert_eq!(store.status(&id), Some(mcp_sansio::mcp::TaskStatus::InputRequired));
     duo.request(
         "tasks/update",
         &format!(r#"{{"taskId":"{id}","inputResponses":{{"q0":{{"action":"accept","content":{{}}}}}}}}"#),

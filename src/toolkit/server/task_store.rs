@@ -47,7 +47,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::input::Input;
 use super::output::ToolOutput;
 use super::tool::Call;
-use crate::mcp::{CapabilitySet, InputRequest, TASK_NOT_FOUND, TaskRequest, TaskStatus};
+use crate::mcp::{CapabilitySet, InputAnswers, InputKind, InputRequest, TASK_NOT_FOUND, TaskRequest, TaskStatus};
 use crate::session::IncomingRequest;
 use crate::time::Instant;
 use crate::toolkit::client::{Answer, ClientError};
@@ -101,6 +101,8 @@ struct Question {
     key: String,
     /// `{"method":…,"params":…}` as JSON text.
     request: Vec<u8>,
+    /// What its answer must be.
+    kind: InputKind,
     /// Its answer once `tasks/update` brought one.
     answer: Option<Vec<u8>>,
 }
@@ -262,12 +264,24 @@ impl TaskStore {
                     return true;
                 };
                 // Keys not outstanding (never issued, answered, or of an ended task) are
-                // ignored, as the extension says; so is an answer that is not an object.
+                // ignored, as the extension says. An outstanding one answered with the
+                // wrong shape (an elicitation answered without an `action`, say) is a
+                // protocol error, as in a multi round-trip retry: nothing is taken.
+                let outstanding = entry.questions.iter().filter(|q| q.answer.is_none());
+                let wrong = outstanding
+                    .filter(|q| responses.get(&q.key).is_some())
+                    .any(|q| InputAnswers::check(Some(responses), &[(q.key.as_str(), q.kind)]).is_err());
+                if wrong {
+                    drop(inner);
+                    let _ = request.respond_error(
+                        ErrorCode::INVALID_PARAMS,
+                        "Invalid params: an inputResponses answer does not answer its request",
+                    );
+                    return true;
+                }
                 let mut answered = false;
                 for (key, value) in responses.members() {
-                    if let Some(q) = entry.questions.iter_mut().find(|q| q.answer.is_none() && key == q.key.as_str())
-                        && value.is_object()
-                    {
+                    if let Some(q) = entry.questions.iter_mut().find(|q| q.answer.is_none() && key == q.key.as_str()) {
                         q.answer = Some(value.as_bytes().to_vec());
                         answered = true;
                     }
@@ -406,7 +420,12 @@ impl TaskStore {
             }
             let key = format!("q{}", entry.next_key);
             entry.next_key += 1;
-            entry.questions.push(Question { key: key.clone(), request: request.into_bytes(), answer: None });
+            let kind = match input {
+                Input::Sampling => InputKind::Sampling,
+                Input::Elicitation => InputKind::Elicitation,
+                Input::Roots => InputKind::Roots,
+            };
+            entry.questions.push(Question { key: key.clone(), request: request.into_bytes(), kind, answer: None });
             keys[i] = Some(key);
         }
         if keys.iter().any(Option::is_some) {
