@@ -26,8 +26,14 @@ fn main() -> ExitCode {
             _ => return usage(),
         }
     }
-    // Quiet panics: `protocol_error_job` panics on purpose.
-    std::panic::set_hook(Box::new(|_| {}));
+    // `protocol_error_job` panics on purpose: that one is not reported; any other is.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let on_purpose = info.payload().downcast_ref::<&str>().is_some_and(|s| s.starts_with("protocol_error_job"));
+        if !on_purpose {
+            report(info);
+        }
+    }));
     let builder = fixtures::add_task_fixtures(ServerBuilder::new("mcp-sansio-tasks", "1.0.0"), TaskStore::default());
     let result = match http {
         Some(addr) => serve_http(builder, &addr),
