@@ -21,13 +21,15 @@
 //! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes. The
 //!   application's commands cover the stateless era too: listen streams and their
 //!   acknowledgement, `input_required` results and the retries they call for, channels
-//!   closing.
+//!   closing, task handles (tasks extension) and the client's `TaskPoller` following
+//!   the first one (its polls sent as time advances; its deadline never in the past).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
 use mcp_sansio::session::{
     Config, Endpoint, Era, Event, Keepalive, Origin, Output, OutputMode, PendingRequest, RequestOptions, RetryTicket,
+    TaskPoller,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
@@ -54,6 +56,8 @@ struct Side<'a> {
     trickle: Option<usize>,
     /// The part of a transmit taken so far.
     unsent: Vec<u8>,
+    /// Client: the first task handle received, followed.
+    poller: Option<TaskPoller>,
 }
 
 fn raw(text: &'static [u8]) -> RawJson<'static> {
@@ -75,6 +79,7 @@ impl<'a> Side<'a> {
             messages,
             trickle: None,
             unsent: Vec::new(),
+            poller: None,
         }
     }
 
@@ -93,6 +98,7 @@ impl<'a> Side<'a> {
 
     fn drain(&mut self) {
         for _ in 0..100_000 {
+            let now = self.ep.now();
             match self.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
@@ -124,6 +130,12 @@ impl<'a> Side<'a> {
                 }
                 Output::Event(event) => {
                     assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
+                    if let Some(p) = self.poller.as_mut()
+                        && p.handle_event(&event, now).is_some()
+                    {
+                        assert!(p.poll_timeout().is_none_or(|t| t > now), "the next poll due in the past");
+                        continue;
+                    }
                     match event {
                         Event::Request(r) => self.held.push(r.pending()),
                         Event::InputRequired { id, result, retry, .. } => {
@@ -131,9 +143,15 @@ impl<'a> Side<'a> {
                             self.tickets.push((retry, state));
                             self.own.retain(|o| *o != id);
                         }
-                        Event::TaskCreated { id, .. }
-                        | Event::ResultRejected { id, .. }
-                        | Event::SubscriptionEnded { id, .. } => self.own.retain(|o| *o != id),
+                        Event::TaskCreated { id, task, .. } => {
+                            self.own.retain(|o| *o != id);
+                            if self.poller.is_none() {
+                                self.poller = TaskPoller::new(task, now).ok();
+                            }
+                        }
+                        Event::ResultRejected { id, .. } | Event::SubscriptionEnded { id, .. } => {
+                            self.own.retain(|o| *o != id)
+                        }
                         Event::Response { id, .. }
                         | Event::Error { id, .. }
                         | Event::TimedOut { id, .. }
@@ -197,6 +215,19 @@ impl<'a> Side<'a> {
                 let params = raw(br#"{"messages":[],"maxTokens":1}"#);
                 if let Ok(id) = self.ep.send_request(now, "sampling/createMessage", Some(&params), with_progress) {
                     self.own.push(id);
+                }
+            }
+            (2, _) if !self.held.is_empty() && k % 4 == 3 => {
+                // A task handle (refused where the method or the client does not allow it),
+                // or a tasks/get answer the poller reads.
+                let id = &self.held[usize::from(k) % self.held.len()];
+                let answer = if k & 4 == 0 {
+                    raw(br#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"a","lastUpdatedAt":"a","ttlMs":null,"pollIntervalMs":5}"#)
+                } else {
+                    raw(br#"{"taskId":"t1","status":"input_required","createdAt":"a","lastUpdatedAt":"b","ttlMs":9,"inputRequests":{"q0":{"method":"roots/list"}}}"#)
+                };
+                if self.ep.respond(id, &answer).is_ok() {
+                    let _answered = self.held.remove(usize::from(k) % self.held.len());
                 }
             }
             (2, _) if !self.held.is_empty() => {
@@ -297,9 +328,9 @@ fuzz_target!(|data: &[u8]| {
     let rx = [256, 512, 4096, 65_536][usize::from((setup >> 3) & 3)];
     let small_tx = setup & 32 != 0;
     let mut client_config = Config::new(Role::Client, raw(br#"{"name":"c","version":"1"}"#))
-        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}"#));
+        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#));
     let mut server_config = Config::new(Role::Server, raw(br#"{"name":"s","version":"1"}"#)).capabilities(raw(
-        br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#,
+        br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
     ));
     match era & 7 {
         e @ 0..=3 => {
@@ -395,6 +426,11 @@ fuzz_target!(|data: &[u8]| {
                 now = now + core::time::Duration::from_millis(u64::from(a) * 1000 + u64::from(b) * 4);
                 client.ep.handle_timeout(now);
                 server.ep.handle_timeout(now);
+                client.drain();
+                if let Some(p) = client.poller.as_mut() {
+                    let _ = p.handle_timeout(&mut client.ep, now);
+                    assert!(p.poll_timeout().is_none_or(|t| t > now), "a poll due in the past");
+                }
                 client.drain();
                 server.drain();
             }

@@ -98,6 +98,7 @@ mod responder;
 mod retry;
 mod sip;
 mod snapshot;
+mod task_poller;
 mod timers;
 mod transmit;
 
@@ -117,4 +118,5 @@ pub use pending::PendingRequest;
 pub use request_state::{StateBinding, StateError, StateSealer};
 pub use retry::RetryTicket;
 pub use snapshot::{Snapshot, SnapshotError};
+pub use task_poller::{DEFAULT_POLL_INTERVAL, DEFAULT_TASK_ID_LEN, TaskHandleError, TaskPoller, TaskUpdate};
 pub use transmit::{Origin, OutputMode, Transmit};

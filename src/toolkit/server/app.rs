@@ -160,6 +160,11 @@ where
                     }
                     return;
                 }
+                if let Some(store) = &self.server.task_store
+                    && store.serve(&mut request, cx.now())
+                {
+                    return;
+                }
                 let wake = self.waker(cx);
                 let mut work = match self.work.remove(&session) {
                     Some(work) => work,

@@ -11,6 +11,7 @@
 //! | `step.rs` | [`Step`] jobs: long work polled by the main loop, without threads or alloc |
 //! | `work.rs` | work in progress: job slots, answers waiting for room |
 //! | `tasks.rs` | (`std`) handlers on threads or any async executor: [`Job`] |
+//! | `task_store.rs` | (`std`) the tasks extension: tools run as MCP tasks, a bounded [`TaskStore`] serving `tasks/get`, `tasks/update`, `tasks/cancel` |
 //! | `rounds.rs` | (`std`) a job's questions in stateless calls: `input_required` rounds, sealed state |
 //! | `resource.rs`, `uri_template.rs` | resources, templates and reading them |
 //! | `prompt.rs`, `complete.rs` | prompts and completions |
@@ -48,6 +49,8 @@ mod stdio;
 mod step;
 mod table;
 #[cfg(feature = "std")]
+mod task_store;
+#[cfg(feature = "std")]
 mod tasks;
 mod tool;
 mod uri_template;
@@ -71,6 +74,10 @@ pub use server::Server;
 pub use stdio::{STDIO_IN, STDIO_OUT, STDIO_RX, STDIO_TX, method_not_found};
 pub use step::{NoJob, Step, StepContext};
 pub use table::Table;
+#[cfg(feature = "std")]
+pub use task_store::{
+    DEFAULT_POLL_INTERVAL, DEFAULT_TASK_CAPACITY, DEFAULT_TASK_TTL, TaskStore, TaskSupport, is_task_handle,
+};
 #[cfg(feature = "std")]
 pub use tasks::Job;
 pub use tool::{Call, StepTool, ToolCallFn, ToolFn, ToolHandler};

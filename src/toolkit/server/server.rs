@@ -65,6 +65,10 @@ pub struct Server<'t, S, J = NoJob, const N: usize = 0> {
     info: Implementation<'t>,
     instructions: Option<&'t str>,
     version: Option<ProtocolVersion>,
+    /// The MCP tasks (tasks extension) of the tools that run as tasks: set, the server
+    /// declares the extension and answers `tasks/*` from it.
+    #[cfg(feature = "std")]
+    pub(crate) task_store: Option<super::TaskStore>,
 }
 
 impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
@@ -87,6 +91,8 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             info: Implementation::new("mcp-sansio-server", env!("CARGO_PKG_VERSION")),
             instructions: None,
             version: None,
+            #[cfg(feature = "std")]
+            task_store: None,
         }
     }
 
@@ -170,6 +176,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         if self.logging {
             caps = caps.logging();
         }
+        #[cfg(feature = "std")]
+        if self.task_store.is_some() {
+            caps = caps.extensions(super::task_store::EXTENSION_DECLARED);
+        }
         caps
     }
 
@@ -238,6 +248,12 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                             self.work.tasks.log_level = Some(level);
                         }
                     }
+                    return None;
+                }
+                #[cfg(feature = "std")]
+                if let Some(store) = &self.task_store
+                    && store.serve(&mut request, self.work.tasks.now)
+                {
                     return None;
                 }
                 if self.serve(state, &mut request) { None } else { Some(Event::Request(request)) }
