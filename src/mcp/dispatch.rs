@@ -38,7 +38,7 @@ use super::server::resources::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, ResourceUriParams,
 };
 use super::server::tools::{CallToolParams, CallToolResult, ListToolsResult};
-use super::{Method, MethodKind};
+use super::{Method, MethodKind, direct};
 use crate::wire::{DecodeError, JsonKind, RawJson};
 
 /// Why params or a result could not be decoded for their method.
@@ -220,6 +220,18 @@ fn required<'a, T: Deserialize<'a>>(params: Option<RawJson<'a>>) -> Result<T, Di
     Ok(object(params.ok_or(DispatchError::MissingParams)?)?.decode()?)
 }
 
+/// [`required`], read by a direct decoder (see [`direct`](super::direct)) where it can.
+fn required_direct<'a, T: Deserialize<'a>>(
+    params: Option<RawJson<'a>>,
+    direct: fn(RawJson<'a>) -> Option<T>,
+) -> Result<T, DispatchError> {
+    let params = object(params.ok_or(DispatchError::MissingParams)?)?;
+    match direct::ENABLED.then(|| direct(params)).flatten() {
+        Some(v) => Ok(v),
+        None => Ok(params.decode()?),
+    }
+}
+
 fn optional<'a, T: Deserialize<'a> + Default>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
     match params {
         None => Ok(T::default()),
@@ -250,11 +262,11 @@ pub fn decode_request<'a>(method: Method<'_>, params: Option<RawJson<'a>>) -> Re
         Method::ResourcesList => R::ListResources(optional(params)?),
         Method::ResourcesTemplatesList => R::ListResourceTemplates(optional(params)?),
         Method::ResourcesRead => R::ReadResource(required(params)?),
-        Method::ResourcesSubscribe => R::Subscribe(required(params)?),
-        Method::ResourcesUnsubscribe => R::Unsubscribe(required(params)?),
+        Method::ResourcesSubscribe => R::Subscribe(required_direct(params, direct::resource_uri)?),
+        Method::ResourcesUnsubscribe => R::Unsubscribe(required_direct(params, direct::resource_uri)?),
         Method::SubscriptionsListen => R::SubscriptionsListen(required(params)?),
         Method::ToolsList => R::ListTools(optional(params)?),
-        Method::ToolsCall => R::CallTool(required(params)?),
+        Method::ToolsCall => R::CallTool(required_direct(params, direct::call_tool)?),
         Method::SamplingCreateMessage => R::CreateMessage(required(params)?),
         Method::RootsList => R::ListRoots(optional(params)?),
         Method::ElicitationCreate => R::Elicit(required(params)?),
@@ -275,11 +287,11 @@ pub fn decode_notification<'a>(
     kind_is(method, MethodKind::Notification)?;
     Ok(match method {
         Method::Initialized => N::Initialized(optional(params)?),
-        Method::Cancelled => N::Cancelled(required(params)?),
-        Method::Progress => N::Progress(required(params)?),
-        Method::LogMessage => N::LogMessage(required(params)?),
+        Method::Cancelled => N::Cancelled(required_direct(params, direct::cancelled)?),
+        Method::Progress => N::Progress(required_direct(params, direct::progress)?),
+        Method::LogMessage => N::LogMessage(required_direct(params, direct::log_message)?),
         Method::ResourcesListChanged => N::ResourcesListChanged(optional(params)?),
-        Method::ResourcesUpdated => N::ResourceUpdated(required(params)?),
+        Method::ResourcesUpdated => N::ResourceUpdated(required_direct(params, direct::resource_uri)?),
         Method::PromptsListChanged => N::PromptsListChanged(optional(params)?),
         Method::ToolsListChanged => N::ToolsListChanged(optional(params)?),
         Method::RootsListChanged => N::RootsListChanged(optional(params)?),
@@ -336,7 +348,7 @@ pub fn decode_result<'a, 'm>(
         | Method::LoggingSetLevel
         | Method::ResourcesSubscribe
         | Method::ResourcesUnsubscribe
-        | Method::SubscriptionsListen => r.typed(A::Empty),
+        | Method::SubscriptionsListen => r.typed_direct(A::Empty, direct::empty_result),
         Method::ServerDiscover => r.typed(A::Discover),
         Method::CompletionComplete => r.typed(A::Complete),
         Method::PromptsList => r.typed(A::ListPrompts),
@@ -345,7 +357,7 @@ pub fn decode_result<'a, 'm>(
         Method::ResourcesTemplatesList => r.typed(A::ListResourceTemplates),
         Method::ResourcesRead => r.typed(A::ReadResource),
         Method::ToolsList => r.typed(A::ListTools),
-        Method::ToolsCall => r.typed(A::CallTool),
+        Method::ToolsCall => r.typed_direct(A::CallTool, direct::call_tool_result),
         Method::SamplingCreateMessage => r.typed(A::CreateMessage),
         Method::RootsList => r.typed(A::ListRoots),
         Method::ElicitationCreate => r.typed(A::Elicit),
@@ -369,15 +381,37 @@ impl<'a> Answer<'a, '_> {
         wrap: fn(T) -> AnyResult<'a>,
     ) -> Result<AnyResult<'a>, DispatchError> {
         match self.result.decode::<T>() {
-            Ok(v) => match v.result_type() {
-                None | Some(ResultType::Complete) => Ok(wrap(v)),
-                Some(other) => self.not_complete(other),
-            },
+            Ok(v) => self.checked(v, wrap),
             Err(e) => match ResultType::of(self.result) {
                 None => Err(DispatchError::BadResultType),
                 Some(ResultType::Complete) => Err(DispatchError::Decode(e)),
                 Some(other) => self.not_complete(other),
             },
+        }
+    }
+
+    /// [`typed`](Self::typed), read by a direct decoder (see [`direct`](super::direct))
+    /// where it can.
+    fn typed_direct<T: Deserialize<'a> + CarriesResultType<'a>>(
+        &self,
+        wrap: fn(T) -> AnyResult<'a>,
+        direct: fn(RawJson<'a>) -> Option<T>,
+    ) -> Result<AnyResult<'a>, DispatchError> {
+        match direct::ENABLED.then(|| direct(self.result)).flatten() {
+            Some(v) => self.checked(v, wrap),
+            None => self.typed(wrap),
+        }
+    }
+
+    /// A result decoded as the method's own type, checked by its `resultType`.
+    fn checked<T: CarriesResultType<'a>>(
+        &self,
+        v: T,
+        wrap: fn(T) -> AnyResult<'a>,
+    ) -> Result<AnyResult<'a>, DispatchError> {
+        match v.result_type() {
+            None | Some(ResultType::Complete) => Ok(wrap(v)),
+            Some(other) => self.not_complete(other),
         }
     }
 
