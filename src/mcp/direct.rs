@@ -111,6 +111,7 @@ pub(crate) fn resource_uri(object: RawJson<'_>) -> Option<ResourceUriParams<'_>>
 }
 
 /// `tools/call` params. A task or input responses are left to serde.
+#[inline(always)]
 pub(crate) fn call_tool(object: RawJson<'_>) -> Option<CallToolParams<'_>> {
     let (mut tool, mut arguments, mut request_state, mut meta_) = (None, None, None, None);
     let mut seen = Seen::default();
@@ -129,6 +130,7 @@ pub(crate) fn call_tool(object: RawJson<'_>) -> Option<CallToolParams<'_>> {
 }
 
 /// `tools/call` result.
+#[inline(always)]
 pub(crate) fn call_tool_result(object: RawJson<'_>) -> Option<CallToolResult<'_>> {
     let (mut content, mut structured, mut is_error, mut result_type_, mut meta_) = (None, None, None, None, None);
     let mut seen = Seen::default();
