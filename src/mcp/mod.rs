@@ -47,6 +47,7 @@ mod basic;
 mod capabilities;
 mod client;
 mod content;
+mod direct;
 mod dispatch;
 mod lazy;
 mod method;

@@ -55,6 +55,7 @@ mod de;
 mod decode_error;
 mod encode;
 mod envelope;
+pub(crate) mod fields;
 mod find;
 mod id;
 mod lend;
