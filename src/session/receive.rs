@@ -17,6 +17,7 @@ use super::held::Area;
 use super::lifecycle::Phase;
 use super::modern::{self, ModernCtx};
 use super::outbound::Lookup;
+use super::profile::Profile;
 use super::replies::{AUTO_MESSAGE_MAX, Owed, push_number, unreadable_id};
 use super::transmit::Origin;
 use crate::framing::Prefix;
@@ -52,7 +53,7 @@ fn offset_in(base: &[u8], part: &[u8]) -> usize {
     (part.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize).min(base.len())
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     fn parse_options(&self, allow_batch: bool) -> ParseOptions {
         ParseOptions { max_depth: self.config.max_depth, allow_batch }
     }
@@ -231,12 +232,12 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
         match (self.config.role, self.life.phase()) {
-            (Role::Server, Phase::Stateless) => return self.on_stateless_request(r, method, raw, area),
+            (Role::Server, Phase::Stateless) if E::STATELESS => return self.on_stateless_request(r, method, raw, area),
             // A dual-era server before the client's opening: a request with the stateless
             // `_meta` (or a method only that era has) is served statelessly.
             (Role::Server, Phase::AwaitingInitialize)
                 if method != Method::Initialize
-                    && !self.config.modern_versions().is_empty()
+                    && !self.modern_versions().is_empty()
                     && (matches!(method, Method::ServerDiscover | Method::SubscriptionsListen)
                         || modern::has_envelope(r.params)) =>
             {
@@ -249,7 +250,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             }
             // A 2026-07-28 server sends no requests, and a stateless client writes no
             // responses: nothing is answered.
-            (Role::Client, Phase::Stateless | Phase::Discovering(_)) => {
+            (Role::Client, Phase::Stateless | Phase::Discovering(_)) if E::STATELESS => {
                 return Some(Misbehavior::UnexpectedRequest { id: r.id, method }.into());
             }
             _ => {}
@@ -342,7 +343,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         match Message::parse_with(held.line, &options) {
             Ok(Message::Request(r)) => {
                 let method = Method::parse(r.method);
-                let ctx = self.held_context(r.params);
+                let ctx = if E::STATELESS { self.held_context(r.params) } else { None };
                 self.admit_with(r, method, ctx)
             }
             // Not reachable: only valid requests are held.
@@ -376,7 +377,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 
     fn on_notification<'e>(&mut self, n: Notification<'e>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let method = Method::parse(n.method);
-        if self.config.role == Role::Client && self.life.is_stateless() && method != Method::Progress {
+        if self.config.role == Role::Client && self.is_stateless() && method != Method::Progress {
             return self.on_modern_notification(n);
         }
         match method {
@@ -422,7 +423,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         }
         let id = RequestIdRef::from_validated(id.as_bytes());
         // In the stateless era a request is named by its channel and its id.
-        let stateless = self.life.is_stateless();
+        let stateless = self.is_stateless();
         let found = if stateless { self.inb.find_from(self.origin, id) } else { self.inb.find(id) };
         let Some(slot) = found else {
             self.held.cancel(area, id, stateless.then(|| self.origin.map(|o| o.0)));
@@ -480,7 +481,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             };
         };
         let n = id.as_u64();
-        if let Some(probe) = self.life.probe()
+        if E::STATELESS
+            && let Some(probe) = self.life.probe()
             && n == Some(probe.id)
         {
             return self.on_discover_answer(probe, outcome);
@@ -502,7 +504,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             Lookup::Ended => Some(Misbehavior::LateResponse { id }.into()),
             Lookup::Live(i) => {
                 let entry = self.out.take(i)?;
-                if entry.modern {
+                if E::STATELESS && entry.modern {
                     return self.on_modern_answer(entry, outcome);
                 }
                 let (id, method) = (RequestId::from_u64(entry.id), entry.method);
