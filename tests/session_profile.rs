@@ -1,12 +1,13 @@
-//! Endpoint profiles: a `Handshake` endpoint (the stateless era not linked) behaves
-//! exactly as a `Full` one configured with the handshake versions only, byte for byte,
-//! whatever a peer of either era sends it; and it takes only what it is built for.
+//! Endpoint profiles: a `Handshake` endpoint (the stateless era not linked) and a
+//! `HandshakeServer` one (nor the client's side) behave exactly as a `Full` one
+//! configured with the handshake versions only, byte for byte, whatever a peer of either
+//! era sends them; and they take only what they are built for.
 
 use mcp_sansio::Instant;
 use mcp_sansio::mcp::{Implementation, Role};
 use mcp_sansio::session::{
-    Config, ConfigError, Endpoint, Era, Event, Full, Handshake, Output, PendingRequest, Profile, Responded, SendError,
-    State,
+    Config, ConfigError, Endpoint, Era, Event, Full, Handshake, HandshakeServer, Output, PendingRequest, Profile,
+    Responded, SendError, State,
 };
 use mcp_sansio::wire::RawJson;
 
@@ -78,6 +79,9 @@ fn same_as_handshake_config(config: Config<'static>, lines: &[String]) -> Vec<St
     let built = transcript::<Handshake>(config, lines);
     let configured = transcript::<Full>(config.era(Era::Legacy), lines);
     assert_eq!(built, configured);
+    if config.role == Role::Server {
+        assert_eq!(transcript::<HandshakeServer>(config, lines), configured, "server-only");
+    }
     built
 }
 
@@ -176,4 +180,15 @@ fn a_handshake_endpoint_refuses_the_listen_commands_as_a_handshake_session_does(
     let built = acknowledge_a_plain_request::<Handshake>(server_config());
     assert_eq!(built, acknowledge_a_plain_request::<Full>(server_config().era(Era::Legacy)));
     assert_eq!(built, [Err(SendError::NotSubscribed), Ok(Responded::Sent), Ok(Responded::Suppressed)]);
+}
+
+#[test]
+fn a_server_only_endpoint_takes_a_server_configuration_only() {
+    let (mut rx, mut tx) = (vec![0u8; 2048], vec![0u8; 2048]);
+    let client = Config::new(Role::Client, Implementation::new("c", "1"));
+    let refused = Endpoint::<'_, 4, 4, &mut [u8], HandshakeServer>::new(client, &mut rx, &mut tx, Instant::ZERO);
+    assert!(matches!(refused, Err(ConfigError::NotAServer)));
+    let ep = Endpoint::<'_, 4, 4, &mut [u8], HandshakeServer>::new(server_config(), &mut rx, &mut tx, Instant::ZERO);
+    let ep = ep.unwrap();
+    assert_eq!((ep.role(), ep.state()), (Role::Server, State::AwaitingInitialize));
 }

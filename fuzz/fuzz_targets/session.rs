@@ -18,8 +18,9 @@
 //!   client of the stateless era only; 5 both sides of both eras (the probe decides);
 //!   6 a dual-era client and a handshake-only server (the probe falls back); 7 a
 //!   dual-era client and a stateless-only server; bit 3: the server is built
-//!   [`Handshake`] (the stateless era not linked), bit 4: the client is (a `Handshake`
-//!   side whose configuration names stateless versions only is not tried);
+//!   [`Handshake`] (the stateless era not linked), bit 4: the client is, bit 5: the
+//!   server is built [`HandshakeServer`] (nor the client's side); a side built for the
+//!   handshake era whose configuration names stateless versions only is not tried;
 //! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes. The
 //!   application's commands cover the stateless era too: listen streams and their
 //!   acknowledgement, `input_required` results and the retries they call for, channels
@@ -29,8 +30,8 @@
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
 use mcp_sansio::session::{
-    Config, Endpoint, Era, Event, Full, Handshake, Keepalive, Origin, Output, OutputMode, PendingRequest, Profile,
-    RequestOptions, RetryTicket,
+    Config, Endpoint, Era, Event, Full, Handshake, HandshakeServer, Keepalive, Origin, Output, OutputMode,
+    PendingRequest, Profile, RequestOptions, RetryTicket,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
@@ -297,11 +298,14 @@ fn chunk_size(b: u8) -> usize {
 
 fuzz_target!(|data: &[u8]| {
     let [setup, era, ops @ ..] = data else { return };
-    match (era >> 3) & 3 {
-        0 => run::<Full, Full>(*setup, *era, ops),
-        1 => run::<Full, Handshake>(*setup, *era, ops),
-        2 => run::<Handshake, Full>(*setup, *era, ops),
-        _ => run::<Handshake, Handshake>(*setup, *era, ops),
+    let (client_built, server_built, server_only) = (era & 16 != 0, era & 8 != 0, era & 32 != 0);
+    match (client_built, server_built, server_only) {
+        (false, _, true) => run::<Full, HandshakeServer>(*setup, *era, ops),
+        (true, _, true) => run::<Handshake, HandshakeServer>(*setup, *era, ops),
+        (false, false, false) => run::<Full, Full>(*setup, *era, ops),
+        (false, true, false) => run::<Full, Handshake>(*setup, *era, ops),
+        (true, false, false) => run::<Handshake, Full>(*setup, *era, ops),
+        (true, true, false) => run::<Handshake, Handshake>(*setup, *era, ops),
     }
 });
 

@@ -57,7 +57,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         if known == Some(Method::Initialize) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.life.phase(), core.config.role) {
+        match (core.life.phase(), core.role()) {
             (Phase::Stateless, Role::Client) if E::STATELESS => {
                 return self.send_modern(method, params, options, None::<(&RetryTicket, &RawJson<'_>, Option<&str>)>);
             }
@@ -68,10 +68,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         match core.life.ready_version() {
             Some(version) => {
                 if let Some(m) = known {
-                    if !m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Request) {
+                    if !m.allowed(version, core.role()) || m.kind() != Some(crate::mcp::MethodKind::Request) {
                         return Err(SendError::MethodNotAllowed);
                     }
-                    if let Some(cap) = m.required_capability(version, core.config.role.peer())
+                    if let Some(cap) = m.required_capability(version, core.role().peer())
                         && !core.life.peer_caps().contains(cap)
                     {
                         return Err(SendError::CapabilityNotDeclared(cap));
@@ -188,7 +188,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
     ) -> Result<RequestId, SendError> {
         self.core.advance(now);
         self.check_open()?;
-        if !(self.core.is_stateless() && self.core.config.role == Role::Client) {
+        if !(self.core.is_stateless() && self.core.role() == Role::Client) {
             return Err(SendError::NotReady);
         }
         let method = ticket.method.map(|m| m.name()).ok_or(SendError::RetryMismatch)?;
@@ -227,7 +227,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         method: &str,
         params: Option<&P>,
     ) -> Result<(), SendError> {
-        if self.core.is_stateless() && self.core.config.role == Role::Server {
+        if self.core.is_stateless() && self.core.role() == Role::Server {
             self.core.advance(now);
             self.check_open()?;
             if matches!(Method::from_known_name(method), Some(Method::Cancelled | Method::Progress)) {
@@ -294,7 +294,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         if matches!(known, Some(Method::Initialized | Method::Cancelled | Method::Progress)) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.life.phase(), core.config.role) {
+        match (core.life.phase(), core.role()) {
             // A stateless server's change notifications go to the listen streams granted
             // them; nothing else goes out unrelated to a request.
             (Phase::Stateless, Role::Server) if E::STATELESS => {
@@ -319,12 +319,12 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         match core.life.ready_version() {
             Some(version) => {
                 if let Some(m) = known
-                    && (!m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Notification))
+                    && (!m.allowed(version, core.role()) || m.kind() != Some(crate::mcp::MethodKind::Notification))
                 {
                     return Err(SendError::MethodNotAllowed);
                 }
             }
-            _ if known == Some(Method::LogMessage) && core.config.role == crate::mcp::Role::Server => {}
+            _ if known == Some(Method::LogMessage) && core.role() == crate::mcp::Role::Server => {}
             _ => return Err(SendError::NotReady),
         }
         if let Some(cap) = known.and_then(|m| m.sender_capability())

@@ -19,7 +19,7 @@ use super::replies::Owed;
 use super::timers::{Timer, Timers};
 use super::transmit::{Origin, Outbox};
 use crate::framing::{LineState, Prefix};
-use crate::mcp::ProtocolVersion;
+use crate::mcp::{ProtocolVersion, Role};
 use crate::time::Instant;
 use crate::wire::{ErrorId, RequestId};
 
@@ -86,6 +86,17 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B, E> {
 }
 
 impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT, IN, B, E> {
+    /// This side's role: a constant if the endpoint's type is built for one role only,
+    /// so that what only the other role does is not linked (see [`Profile`]).
+    #[inline(always)]
+    pub fn role(&self) -> Role {
+        match (E::CLIENT, E::SERVER) {
+            (false, _) => Role::Server,
+            (_, false) => Role::Client,
+            _ => self.config.role,
+        }
+    }
+
     /// The stateless versions this endpoint speaks: none if its type is not built for
     /// them (a constant then, so that what depends on them is not linked).
     #[inline(always)]
@@ -201,7 +212,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
         }
         // The peer's input is over: nothing can cancel a listen stream any more, so it
         // ends from this side; nothing can answer our requests any more.
-        if self.is_stateless() && self.config.role == crate::mcp::Role::Server {
+        if self.is_stateless() && self.role() == Role::Server {
             self.end_listens();
         }
         if self.life.close(Cause::InputEnded) {

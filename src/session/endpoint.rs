@@ -173,6 +173,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
+        if !E::CLIENT && config.role == Role::Client {
+            return Err(ConfigError::NotAServer);
+        }
         if config.versions.intersect(E::VERSIONS).is_empty() {
             return Err(ConfigError::NoVersion);
         }
@@ -224,7 +227,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
     fn prepare(&mut self) -> Result<(), ConfigError> {
         let core = &mut self.core;
         core.check_reserves()?;
-        if core.config.role == Role::Client {
+        if core.role() == Role::Client {
             let newest = core.config.newest();
             let opened = match core.modern_versions().newest() {
                 Some(modern) => core.send_discover(modern, false),
@@ -488,7 +491,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
 
     /// This side's role.
     pub fn role(&self) -> Role {
-        self.core.config.role
+        self.core.role()
     }
 
     /// The capabilities the peer declared (empty until the handshake).
@@ -554,7 +557,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
             })
         })?;
         self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
-        if config.role == Role::Server {
+        if self.role() == Role::Server {
             // A server's initialize result must fit too, until it is sent, and its
             // discover result whenever one is asked for.
             if let Some(newest) = config.newest() {

@@ -116,7 +116,7 @@ pub use event::{
 };
 pub use modern::{ModernRequest, TASKS_EXTENSION};
 pub use pending::PendingRequest;
-pub use profile::{Full, Handshake, Profile};
+pub use profile::{Full, Handshake, HandshakeServer, Profile};
 pub use request_state::{StateBinding, StateError, StateSealer};
 pub use retry::RetryTicket;
 pub use snapshot::{Snapshot, SnapshotError};

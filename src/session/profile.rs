@@ -71,6 +71,10 @@ pub trait Profile: sealed::Sealed + 'static {
     /// The versions an endpoint of this profile can speak: its configuration's versions
     /// are cut down to these.
     const VERSIONS: VersionSet;
+    /// The client role is built in.
+    const CLIENT: bool;
+    /// The server role is built in.
+    const SERVER: bool;
 }
 
 /// Every era, both roles: the default.
@@ -82,15 +86,32 @@ pub struct Full;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Handshake;
 
+/// A server of the handshake era only: neither the stateless era nor the client's side
+/// of the handshake (`initialize` and its answer) is linked. The smallest server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandshakeServer;
+
 impl sealed::Sealed for Full {}
 impl sealed::Sealed for Handshake {}
+impl sealed::Sealed for HandshakeServer {}
 
 impl Profile for Full {
     const STATELESS: bool = true;
     const VERSIONS: VersionSet = VersionSet::HANDSHAKE.with(MODERN);
+    const CLIENT: bool = true;
+    const SERVER: bool = true;
 }
 
 impl Profile for Handshake {
     const STATELESS: bool = false;
     const VERSIONS: VersionSet = VersionSet::HANDSHAKE;
+    const CLIENT: bool = true;
+    const SERVER: bool = true;
+}
+
+impl Profile for HandshakeServer {
+    const STATELESS: bool = false;
+    const VERSIONS: VersionSet = VersionSet::HANDSHAKE;
+    const CLIENT: bool = false;
+    const SERVER: bool = true;
 }

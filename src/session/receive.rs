@@ -174,7 +174,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     /// lines on stdout must not be flooded with error replies (rmcp issue #938). Broken
     /// notifications and responses are never answered.
     fn invalid_message<'e>(&mut self, e: EnvelopeError<'e>) -> Option<Received<'e>> {
-        let reply = match self.config.role {
+        let reply = match self.role() {
             Role::Server => e.should_reply(),
             Role::Client => e.shape == Shape::Request,
         };
@@ -231,7 +231,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         area: &mut Area<'_>,
     ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
-        match (self.config.role, self.life.phase()) {
+        match (self.role(), self.life.phase()) {
             (Role::Server, Phase::Stateless) if E::STATELESS => return self.on_stateless_request(r, method, raw, area),
             // A dual-era server before the client's opening: a request with the stateless
             // `_meta` (or a method only that era has) is served statelessly.
@@ -267,7 +267,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         if self.inb.find(r.id).is_some() || self.held.contains(area, r.id, None) {
             return self.refuse(&r, RefuseReason::DuplicateId);
         }
-        if method == Method::Initialize && self.config.role == Role::Server {
+        if method == Method::Initialize && self.role() == Role::Server {
             return match () {
                 _ if in_batch => self.refuse(&r, RefuseReason::InitializeInBatch),
                 _ if !matches!(self.life.phase(), Phase::AwaitingInitialize) => {
@@ -280,15 +280,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
             Some(v) => v,
             // A method none of our versions has is unknown, handshake or not: -32601 lets a
             // dual-era client probing with `server/discover` fall back to `initialize`.
-            _ if !self.config.handshake_versions().iter().any(|v| method.allowed(v, self.config.role.peer())) => {
+            _ if !self.config.handshake_versions().iter().any(|v| method.allowed(v, self.role().peer())) => {
                 return self.refuse(&r, RefuseReason::NotInVersion);
             }
             _ => return self.refuse(&r, RefuseReason::NotInitialized),
         };
-        if method.is_known() && !method.allowed(version, self.config.role.peer()) {
+        if method.is_known() && !method.allowed(version, self.role().peer()) {
             return self.refuse(&r, RefuseReason::NotInVersion);
         }
-        if let Some(cap) = method.required_capability(version, self.config.role)
+        if let Some(cap) = method.required_capability(version, self.role())
             && !self.life.own_caps().contains(cap)
         {
             return self.refuse(&r, RefuseReason::CapabilityNotDeclared);
@@ -377,14 +377,14 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
 
     fn on_notification<'e>(&mut self, n: Notification<'e>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let method = Method::parse(n.method);
-        if self.config.role == Role::Client && self.is_stateless() && method != Method::Progress {
+        if self.role() == Role::Client && self.is_stateless() && method != Method::Progress {
             return self.on_modern_notification(n);
         }
         match method {
             Method::Cancelled => return self.on_cancelled(n.params, area),
             Method::Progress => return self.on_progress(method, n.params),
             Method::Initialized => {
-                if self.config.role == Role::Server && self.life.initialized() {
+                if self.role() == Role::Server && self.life.initialized() {
                     self.refresh_timers();
                     return self.life.version().map(|version| Event::Ready { version }.into());
                 }
@@ -400,12 +400,12 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         };
         match version {
             Some(version) => {
-                if method.is_known() && !method.allowed(version, self.config.role.peer()) {
+                if method.is_known() && !method.allowed(version, self.role().peer()) {
                     return ignored(RefuseReason::NotInVersion);
                 }
             }
             // Before the handshake completes a server may already send log messages.
-            _ if method == Method::LogMessage && self.config.role == Role::Client => {}
+            _ if method == Method::LogMessage && self.role() == Role::Client => {}
             _ => return ignored(RefuseReason::NotInitialized),
         }
         Some(Event::Notification(IncomingNotification { method, params: n.params, subscription: None }).into())
@@ -487,7 +487,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         {
             return self.on_discover_answer(probe, outcome);
         }
-        if let Some(init) = self.life.init()
+        if E::CLIENT
+            && let Some(init) = self.life.init()
             && n == Some(init.id)
         {
             return self.on_initialize_answer(init.id, outcome);
