@@ -20,7 +20,9 @@ mod sealed {
 /// probe, `benches/size`, and the firmware example, `examples/cortex-m`).
 ///
 /// The endpoint's last type parameter says what it is built for. The default, [`Full`],
-/// is every era; [`Handshake`] is the handshake era only (2024-11-05 to 2025-11-25):
+/// is every era and both roles; [`Handshake`] is the handshake era only (2024-11-05 to
+/// 2025-11-25); [`HandshakeServer`] is that era's server only, without the client's side
+/// of the handshake (`initialize` sent and its answer read: 2.5 KB more):
 ///
 /// ```
 /// use mcp_sansio::mcp::Implementation;
@@ -63,8 +65,12 @@ mod sealed {
 /// type carries the profile; the request handle reaches it through the table's vtable,
 /// so the handle does not grow).
 ///
+/// A [`HandshakeServer`] endpoint takes a server's configuration only
+/// ([`ConfigError::NotAServer`](super::ConfigError::NotAServer)); its role is then a
+/// constant, and every role dispatch folds the same way.
+///
 /// The profiles are sealed: what an endpoint can be built for is this crate's choice:
-/// [`Full`] (the default) or [`Handshake`].
+/// [`Full`] (the default), [`Handshake`] or [`HandshakeServer`].
 pub trait Profile: sealed::Sealed + 'static {
     /// The stateless era (2026-07-28) is built in.
     const STATELESS: bool;
