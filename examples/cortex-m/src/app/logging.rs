@@ -34,7 +34,9 @@ impl Logging {
             Some(level) => {
                 info!("log level set to {=str}", level.as_str());
                 self.level = Some(level);
-                answer(req, &mcp_sansio::mcp::EmptyResult::EMPTY);
+                // `{}` as raw JSON: `EmptyResult`'s serializer brings its `_meta`'s
+                // (2.4 KB of flash) for a result that never has one here.
+                answer(req, &mcp_sansio::wire::RawJson::EMPTY_OBJECT);
             }
             None => {
                 let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: level must be a logging level");
