@@ -180,10 +180,6 @@ impl Pending {
 
 /// `notifications/message`.
 #[cfg(feature = "logging")]
-pub fn log_message(
-    ep: &mut Server,
-    now: Instant,
-    params: &mcp_sansio::mcp::LoggingMessageParams<'_>,
-) -> Result<(), SendError> {
+pub fn log_message<P: Serialize>(ep: &mut Server, now: Instant, params: &P) -> Result<(), SendError> {
     ep.send_notification(now, "notifications/message", Some(params))
 }
