@@ -54,9 +54,10 @@ pub enum State {
 /// receive buffer, see [`Overflow`](super::Overflow)). Both tables are fixed arrays
 /// inside the endpoint; the receive and transmit buffers are `B`: lent by the caller
 /// (the default), or owned (see [`with_buffers`](Self::with_buffers)). `E` is what the
-/// endpoint is built for: every era ([`Full`], the default), or the handshake era only
-/// ([`Handshake`](super::Handshake): the stateless era's code is not linked; see
-/// [`Profile`]).
+/// endpoint is built for: every era and both roles ([`Full`], the default), the
+/// handshake era only ([`Handshake`](super::Handshake): the stateless era's code is not
+/// linked), or that era's server only ([`HandshakeServer`](super::HandshakeServer)); see
+/// [`Profile`].
 ///
 /// The methods come in four kinds:
 /// * inputs: [`handle_input`](Self::handle_input) (bytes from the transport),
