@@ -192,3 +192,32 @@ fn a_server_only_endpoint_takes_a_server_configuration_only() {
     let ep = ep.unwrap();
     assert_eq!((ep.role(), ep.state()), (Role::Server, State::AwaitingInitialize));
 }
+
+#[test]
+fn the_handshake_rules_are_the_same_in_every_profile() {
+    // Batches (2025-03-26), broken lines, an over-long line, a late cancellation, an
+    // unknown method, a stateless request on the session, a stray response, a
+    // notification: each profile answers them as the default one does.
+    let long = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"pad":"{}"}}}}"#, "x".repeat(5000));
+    let lines = [
+        initialize(1, "2025-03-26"),
+        INITIALIZED.to_string(),
+        "[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"},{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}]\n"
+            .to_string(),
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\n".to_string(),
+        "not json at all\n".to_string(),
+        long + "\n",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n".to_string(),
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"device/self-destruct\"}\n".to_string(),
+        modern(6, "tools/call"),
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n".to_string(),
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}\n".to_string(),
+    ];
+    let seen = same_as_handshake_config(server_config(), &lines);
+    let text = seen.join("\n");
+    assert!(text.contains(r#""id":3,"result":{}"#), "{text}");
+    assert!(text.contains(r#""id":9,"error":{"code":-32600"#), "the over-long line is answered: {text}");
+    assert!(text.contains("request Other(\"device/self-destruct\")"), "unknown methods go to the application: {text}");
+    assert!(text.contains("StatelessOnHandshakeSession"), "{text}");
+    assert_eq!(seen.last().unwrap(), "Ready Some(V2025_03_26)");
+}
