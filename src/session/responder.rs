@@ -19,14 +19,16 @@ use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
 use super::config::Config;
 use super::core::Core;
-use super::decorate::Decoration;
 use super::inbound::{InEntry, Slots};
 use super::pending::{Fate, PendingRequest};
+use super::profile::Profile;
 use super::replies::write_replacement;
 use crate::mcp::ProtocolVersion;
-use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef};
+use crate::wire::{
+    ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef, object_writer,
+};
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// The handle that answers the request `serial`, in inbound `slot` if it is live.
     pub fn responder(&mut self, slot: Option<usize>, serial: u64) -> Responder<'_> {
         // After a shutdown nothing more is sent; after the peer's end of input, answers
@@ -88,6 +90,16 @@ impl<'e> Responder<'e> {
         }
     }
 
+    /// What acknowledging a request that is not a listen stream gets (every request of
+    /// an endpoint not built for the stateless era): as [`acknowledge`](Self::acknowledge)
+    /// answers it, without linking it.
+    pub(super) fn not_a_stream(&mut self) -> Result<Responded, SendError> {
+        match self.live() {
+            Ok(_) => Err(SendError::NotSubscribed),
+            Err(outcome) => outcome,
+        }
+    }
+
     /// Writes an answer with `write`, then frees the slot. An answer that can never fit
     /// is replaced (see [`replies`](super::replies)).
     fn answer(
@@ -146,17 +158,15 @@ impl<'e> Responder<'e> {
         replace: bool,
         result: &R,
     ) -> Result<Responded, SendError> {
-        let config = self.config;
+        // Only a table of an endpoint built for the stateless era names the function
+        // that completes its results: others do not link it (see `profile.rs`).
+        let (config, decorate) = (self.config, self.table.decorate());
         self.answer(answered, replace, |tx, entry| {
             let id = entry.id.as_ref();
-            let Some(ctx) = entry.modern.as_ref() else { return Ok(tx.result(id, result)?) };
-            let subscription = match ctx.listen {
-                Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
-                Some(_) => Some(id),
-                None => None,
-            };
-            let mut decoration = Decoration::new(&config.info, entry.method, ctx, config.cache, subscription);
-            tx.result_amended(id, result, &mut decoration)
+            match (entry.modern.as_ref(), decorate) {
+                (Some(ctx), Some(decorate)) => decorate(tx, id, entry.method, ctx, config, &mut object_writer(result)),
+                _ => Ok(tx.result(id, result)?),
+            }
         })
     }
 

@@ -32,6 +32,7 @@ use super::config::RequestOptions;
 use super::endpoint::Endpoint;
 use super::event::Event;
 use super::modern::fnv;
+use super::profile::Profile;
 use crate::mcp::TaskStatus;
 use crate::time::Instant;
 use crate::wire::{ErrorObject, JsonKind, RawJson, RequestId};
@@ -180,9 +181,9 @@ impl<const ID: usize> TaskPoller<ID> {
     /// spuriously). A refusal of the endpoint's (no free slot, the transmit buffer full,
     /// the session over) is returned for the caller to see, and the poll is due again an
     /// interval later (never a deadline in the past, which would make a loop spin).
-    pub fn handle_timeout<const OUT: usize, const IN: usize, B: Buffer>(
+    pub fn handle_timeout<const OUT: usize, const IN: usize, B: Buffer, E: Profile>(
         &mut self,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
+        ep: &mut Endpoint<'_, OUT, IN, B, E>,
         now: Instant,
     ) -> Result<Option<RequestId>, SendError> {
         match self.due {
@@ -205,9 +206,9 @@ impl<const ID: usize> TaskPoller<ID> {
 
     /// Sends `tasks/update` with `responses` (an object: `{key: result}`) for the task's
     /// input requests. Polling goes on as it was.
-    pub fn answer<R: Serialize + ?Sized, const OUT: usize, const IN: usize, B: Buffer>(
+    pub fn answer<R: Serialize + ?Sized, const OUT: usize, const IN: usize, B: Buffer, E: Profile>(
         &mut self,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
+        ep: &mut Endpoint<'_, OUT, IN, B, E>,
         now: Instant,
         responses: &R,
     ) -> Result<RequestId, SendError> {
@@ -221,9 +222,9 @@ impl<const ID: usize> TaskPoller<ID> {
 
     /// Sends `tasks/cancel` and stops polling (the extension lets a client forget a task
     /// once it asked to cancel it).
-    pub fn cancel<const OUT: usize, const IN: usize, B: Buffer>(
+    pub fn cancel<const OUT: usize, const IN: usize, B: Buffer, E: Profile>(
         &mut self,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
+        ep: &mut Endpoint<'_, OUT, IN, B, E>,
         now: Instant,
     ) -> Result<RequestId, SendError> {
         let params = Params::<RawJson<'_>> { id: &self.id, responses: None };

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 #[cfg(feature = "std")]
 use crate::session::RequestOptions;
-use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
+use crate::session::{Buffer, Endpoint, PendingRequest, Profile, SendError};
 use crate::time::Instant;
 use crate::wire::ProgressValue;
 #[cfg(feature = "std")]
@@ -81,7 +81,7 @@ pub(crate) trait Outlet {
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) struct At<'x, E>(pub &'x mut E, pub Instant);
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_, OUT, IN, B>> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Outlet for At<'_, Endpoint<'_, OUT, IN, B, E>> {
     fn respond<R: Serialize + ?Sized>(&mut self, request: &PendingRequest, result: &R) -> Taken {
         taken(self.0.respond(request, result))
     }

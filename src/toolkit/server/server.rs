@@ -6,7 +6,7 @@ use super::step::{NoJob, Step};
 use super::table::{Items, Table};
 use super::work::Work;
 use crate::mcp::{Implementation, ListChanged, LoggingLevel, ProtocolVersion, Role, ServerCapabilities};
-use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest};
+use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest, Profile};
 use crate::time::Instant;
 use crate::wire::{MAX_ID_LEN, RawJson};
 
@@ -297,10 +297,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// room, steps the step jobs that are due and delivers what jobs on other threads
     /// did. Call it whenever the loop is about to wait (and drain the endpoint after);
     /// returns when to call it again if nothing else happens first.
-    pub fn poll<const OUT: usize, const IN: usize, B: Buffer>(
+    pub fn poll<const OUT: usize, const IN: usize, B: Buffer, E: Profile>(
         &mut self,
         state: &mut S,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
+        ep: &mut Endpoint<'_, OUT, IN, B, E>,
         now: Instant,
     ) -> Option<Instant> {
         for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
