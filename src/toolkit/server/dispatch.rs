@@ -162,7 +162,8 @@ fn largest<S, J>(items: &Items<'_, S, J>, paging: &Paging, list: List) -> usize 
     }
 }
 
-/// Answers a list request with the page it asks for.
+/// Answers a list request with the page it asks for (without the tools and prompts not
+/// offered to it).
 fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>, list: List) {
     let (range, next) = match parts.paging.page(list, request.params, len(parts.items, list)) {
         Ok(page) => page,
@@ -172,11 +173,13 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
         }
     };
     let items = parts.items;
+    let modern = request.modern();
     let later: &mut dyn Runtime<J> = &mut *parts.runtime;
     let field = list.field();
     match list {
         List::Tools => {
-            answer(request, later, &Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next })
+            let tools = range.filter_map(|i| items.tool(i)).filter(|t| t.offered(modern)).map(|t| t.tool());
+            answer(request, later, &Page { field, items: tools, next })
         }
         List::Resources => {
             answer(request, later, &Page { field, items: range.filter_map(|i| items.resource(i)), next })
@@ -185,11 +188,10 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
             let page = Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next };
             answer(request, later, &page)
         }
-        List::Prompts => answer(
-            request,
-            later,
-            &Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next },
-        ),
+        List::Prompts => {
+            let prompts = range.filter_map(|i| items.prompt(i)).filter(|p| p.offered(modern)).map(|p| p.prompt());
+            answer(request, later, &Page { field, items: prompts, next })
+        }
     }
 }
 
@@ -203,7 +205,7 @@ fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &m
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.tools().find(|t| t.name() == params.name) {
+            match parts.items.tools().find(|t| t.name() == params.name && t.offered(request.modern())) {
                 Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown tool: {}", params.name));
@@ -262,7 +264,7 @@ fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: 
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.prompts().find(|p| params.name == p.prompt().name) {
+            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(request.modern())) {
                 Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown prompt: {}", params.name));

@@ -74,6 +74,12 @@ pub(crate) trait Outlet {
         method: &'static str,
         params: &P,
     ) -> Taken;
+    /// Closes the connection carrying `request`'s response stream, keeping the stream
+    /// for the client to resume (Streamable HTTP only: nothing elsewhere).
+    #[cfg(feature = "std")]
+    fn close_stream(&mut self, request: &PendingRequest) {
+        let _ = request;
+    }
 }
 
 /// An endpoint at an instant, as an outlet (the instant is for the requests of ours

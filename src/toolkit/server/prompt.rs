@@ -71,6 +71,12 @@ pub trait PromptHandler<S> {
     fn prompt(&self) -> PromptInfo<'_>;
     /// Answers a `prompts/get` of this prompt.
     fn get(&self, state: &mut S, get: Get<'_, '_>);
+    /// Whether the prompt is offered to a request (as [`ToolHandler::offered`](super::ToolHandler::offered)
+    /// for tools): one not offered is left out of `prompts/list` and unknown to `prompts/get`.
+    fn offered(&self, modern: Option<crate::session::ModernRequest>) -> bool {
+        let _ = modern;
+        true
+    }
 }
 
 /// One `prompts/get` to answer.

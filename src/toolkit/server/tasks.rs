@@ -76,6 +76,8 @@ struct State {
     /// A stateless call's round ended (`done` holds its `input_required` result): what
     /// the job makes after is dropped.
     round_over: bool,
+    /// [`Job::close_stream`] asked for the call's response stream to be closed.
+    close_stream: bool,
 }
 
 struct Shared {
@@ -276,6 +278,20 @@ impl Job {
         self.shared.wake();
     }
 
+    /// Over Streamable HTTP, closes the connection that carries the call's response
+    /// stream once its priming event is out, keeping the stream: the client reconnects
+    /// with `GET` and `Last-Event-ID` and gets the progress and the answer there
+    /// (SEP-1699 polling, for 2025-11-25 clients). A long job frees the client's
+    /// connection this way instead of holding it open. Nothing over stdio or a bare
+    /// endpoint, where there is no stream to close.
+    pub fn close_stream(&self) {
+        if self.is_cancelled() {
+            return;
+        }
+        self.shared.lock().close_stream = true;
+        self.shared.wake();
+    }
+
     /// Whether the client asked for progress.
     pub fn wants_progress(&self) -> bool {
         self.progress
@@ -445,6 +461,9 @@ impl Tasks {
                         shared.cancel.notify_all();
                     }
                 }
+            }
+            if core::mem::take(&mut state.close_stream) {
+                ep.close_stream(request);
             }
             let logged = !state.logs.is_empty();
             while let Some((level, text)) = state.logs.front() {

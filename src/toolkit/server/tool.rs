@@ -27,6 +27,16 @@ pub trait ToolHandler<S, J = NoJob> {
     }
     /// Answers a call, now or later.
     fn call(&self, state: &mut S, call: Call<'_, '_, J>);
+    /// Whether the tool is offered to a request (`modern`: its 2026-07-28 view, `None`
+    /// in a handshake session): a tool not offered is left out of `tools/list` and a
+    /// call of it is answered as for an unknown tool. For tools that come and go (a
+    /// feature switched on at run time, see [`Offered`](super::Offered); announce the
+    /// change with [`Notifier::list_changed`](super::Notifier)) or that exist in one
+    /// era only. Pages keep their positions: a page with a tool left out is shorter.
+    fn offered(&self, modern: Option<crate::session::ModernRequest>) -> bool {
+        let _ = modern;
+        true
+    }
 }
 
 /// One `tools/call` to answer: its arguments, and the ways to answer it. Dropping it
