@@ -15,7 +15,7 @@ use mcp_sansio::adapters::stdio::StdioLoop;
 use mcp_sansio::session::{CloseReason, Endpoint, ModernRequest};
 use mcp_sansio::time::Instant;
 use mcp_sansio::toolkit::NoArguments;
-use mcp_sansio::toolkit::server::{List, Notifier, Offered, Server, ServerBuilder, ToolFn};
+use mcp_sansio::toolkit::server::{Condition, List, Notifier, Offered, Server, ServerBuilder, ToolFn};
 use serde_json::{Value, json};
 
 mcp_sansio::schema! {
@@ -95,7 +95,12 @@ impl Client {
     }
 }
 
-fn serve_stdio<H>(handler: &mut H, config: mcp_sansio::session::Config<'_>, input: std::io::PipeReader, output: std::io::PipeWriter) -> CloseReason
+fn serve_stdio<H>(
+    handler: &mut H,
+    config: mcp_sansio::session::Config<'_>,
+    input: std::io::PipeReader,
+    output: std::io::PipeWriter,
+) -> CloseReason
 where
     H: mcp_sansio::adapters::app::Handler<Message = ()>,
 {
@@ -225,10 +230,11 @@ fn a_tool_that_comes_and_goes_is_listed_and_callable_only_while_offered_and_its_
 }
 
 /// A tool offered while `EXTRA_ON` is set (a `const`: the builder owns its handlers).
-const EXTRA_HANDLE: Offered<ToolFn<NoArguments, (), &str>, fn(Option<ModernRequest>) -> bool> =
+const EXTRA_HANDLE: Offered<ToolFn<NoArguments, (), &str>, Condition> =
     Offered::new(ToolFn::new("extra", |_, NoArguments {}| "extra was called"), extra_on);
 
-const MODERN_META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+const MODERN_META: &str =
+    r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 #[test]
 fn a_listen_stream_is_acknowledged_and_takes_the_updates_it_asked_for() {

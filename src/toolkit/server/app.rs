@@ -133,8 +133,9 @@ where
     where
         G: FnMut(&mut S, &mut Context<'_, ()>, Event<'_>),
     {
-        let ServerHandler { server, state, idle, notifier, subscriptions, stateless, work, ready, levels, wake, .. } =
-            self;
+        let ServerHandler {
+            server, state, idle, notifier, subscriptions, stateless, work, ready, levels, wake, ..
+        } = self;
         ServerHandler { server, state, fallback, idle, notifier, subscriptions, stateless, work, ready, levels, wake }
     }
 
@@ -145,8 +146,19 @@ where
     where
         G: FnMut(&mut S, &mut Context<'_, ()>) -> Option<Instant>,
     {
-        let ServerHandler { server, state, fallback, notifier, subscriptions, stateless, work, ready, levels, wake, .. } =
-            self;
+        let ServerHandler {
+            server,
+            state,
+            fallback,
+            notifier,
+            subscriptions,
+            stateless,
+            work,
+            ready,
+            levels,
+            wake,
+            ..
+        } = self;
         ServerHandler { server, state, fallback, idle, notifier, subscriptions, stateless, work, ready, levels, wake }
     }
 
@@ -340,7 +352,12 @@ where
 impl<S, J: Step<S>, const N: usize, F, I> ServerHandler<'_, S, J, N, F, I> {
     /// Answers what the handler keeps per session: subscriptions and listen streams
     /// (`false`: not one of those).
-    fn per_session(&mut self, cx: &mut Context<'_, ()>, session: SessionTag, request: &mut IncomingRequest<'_>) -> bool {
+    fn per_session(
+        &mut self,
+        cx: &mut Context<'_, ()>,
+        session: SessionTag,
+        request: &mut IncomingRequest<'_>,
+    ) -> bool {
         match request.method {
             Method::ResourcesSubscribe | Method::ResourcesUnsubscribe if self.server.subscribe => {
                 let Some(p) = request.params.and_then(|p| p.decode::<ResourceUriParams<'_>>().ok()) else {

@@ -68,7 +68,7 @@ pub use input::Input;
 pub use list::{DEFAULT_PAGE_SIZE, List};
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub use notifier::Notifier;
-pub use offer::Offered;
+pub use offer::{Condition, Offered};
 pub use output::{AsResult, Cancelled, Json, Text, ToolOutput};
 pub use prompt::{Get, PromptFn, PromptHandler, PromptInfo, PromptOutput};
 pub use resource::{

@@ -6,16 +6,20 @@ use crate::mcp::Tool;
 use crate::session::ModernRequest;
 use crate::wire::JsonStr;
 
+/// A condition of [`Offered`] that can sit in a `static`: a function of the request's
+/// 2026-07-28 view (`None` in a handshake session).
+pub type Condition = fn(Option<ModernRequest>) -> bool;
+
 /// A tool or prompt `handler` offered only to the requests `when` accepts (it gets the
 /// request's 2026-07-28 view, `None` in a handshake session): a feature switched on at
 /// run time, or a tool of one era only. See [`ToolHandler::offered`].
 ///
 /// ```
 /// use core::sync::atomic::{AtomicBool, Ordering};
-/// use mcp_sansio::toolkit::server::{Offered, Table, ToolFn, ToolHandler};
+/// use mcp_sansio::toolkit::server::{Condition, Offered, Table, ToolFn, ToolHandler};
 /// use mcp_sansio::toolkit::NoArguments;
 /// static EXTRA_ON: AtomicBool = AtomicBool::new(false);
-/// static EXTRA: Offered<ToolFn<NoArguments, (), &str>, fn(Option<mcp_sansio::session::ModernRequest>) -> bool> =
+/// static EXTRA: Offered<ToolFn<NoArguments, (), &str>, Condition> =
 ///     Offered::new(ToolFn::new("extra", |_, NoArguments {}| "extra"), |_| EXTRA_ON.load(Ordering::Relaxed));
 /// static TABLE: Table<'static, ()> = Table::new().tools(&[&EXTRA]);
 /// assert!(!ToolHandler::<()>::offered(&EXTRA, None));
