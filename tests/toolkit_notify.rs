@@ -125,7 +125,7 @@ fn a_resource_update_reaches_the_sessions_subscribed_to_it_and_stops_at_unsubscr
             .resource("test://other", "other", || "other")
             .tool("touch", "Updates a resource", move |Uri { uri }| {
                 told.resource_updated(&uri);
-                format!("touched {uri}")
+                format!("touched {uri} for {}", told.subscribers(&uri))
             })
             .build();
         let config = server.config();
@@ -136,17 +136,18 @@ fn a_resource_update_reaches_the_sessions_subscribed_to_it_and_stops_at_unsubscr
     assert_eq!(init["result"]["capabilities"]["resources"]["subscribe"], true, "{init}");
 
     let touch = |c: &mut Client, id: u64, uri: &str| {
-        c.request(id, "tools/call", json!({"name":"touch","arguments":{"uri":uri}}));
+        let answer = c.request(id, "tools/call", json!({"name":"touch","arguments":{"uri":uri}}));
+        text(&answer).to_string()
     };
     // Nothing is sent for a resource nobody subscribed to.
-    touch(&mut c, 1, "test://watched");
+    assert_eq!(touch(&mut c, 1, "test://watched"), "touched test://watched for 0");
     assert_eq!(c.until_pong(2), Vec::<Value>::new());
 
     let subscribed = c.request(3, "resources/subscribe", json!({"uri":"test://watched"}));
     assert_eq!(subscribed["result"], json!({}));
-    touch(&mut c, 4, "test://other");
+    assert_eq!(touch(&mut c, 4, "test://other"), "touched test://other for 0");
     assert_eq!(c.until_pong(5), Vec::<Value>::new(), "an update of another resource came");
-    touch(&mut c, 6, "test://watched");
+    assert_eq!(touch(&mut c, 6, "test://watched"), "touched test://watched for 1");
     let told = c.until_pong(7);
     assert_eq!(
         told,
@@ -157,7 +158,7 @@ fn a_resource_update_reaches_the_sessions_subscribed_to_it_and_stops_at_unsubscr
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     let unsubscribed = c.request(9, "resources/unsubscribe", json!({"uri":"test://watched"}));
     assert_eq!(unsubscribed["result"], json!({}));
-    touch(&mut c, 10, "test://watched");
+    assert_eq!(touch(&mut c, 10, "test://watched"), "touched test://watched for 0");
     assert_eq!(c.until_pong(11), Vec::<Value>::new(), "an update came after unsubscribing");
     assert_eq!(c.finish(), CloseReason::PeerClosed);
 }

@@ -163,7 +163,8 @@ where
     }
 
     /// Takes `notifier` as the handler's (one made before the handlers that tell it, so
-    /// they can capture it), instead of the one it has.
+    /// they can capture it), instead of the one it has. Take it before the first
+    /// session: the subscriber counts are kept in the notifier.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
         self.notifier = notifier;
         self
@@ -214,7 +215,9 @@ where
     fn end(&mut self, session: SessionTag) {
         self.ready.remove(&session);
         self.levels.remove(&session);
-        self.subscriptions.remove(&session);
+        for uri in self.subscriptions.remove(&session).into_iter().flatten() {
+            self.notifier.count(&uri, false);
+        }
         self.stateless.remove(&session);
         if let Some(mut work) = self.work.remove(&session) {
             work.end_all(&mut self.state);
@@ -371,7 +374,9 @@ impl<S, J: Step<S>, const N: usize, F, I> ServerHandler<'_, S, J, N, F, I> {
                 };
                 let uris = self.subscriptions.entry(session).or_default();
                 if request.method == Method::ResourcesUnsubscribe {
-                    uris.remove(uri);
+                    if uris.remove(uri) {
+                        self.notifier.count(uri, false);
+                    }
                     if uris.is_empty() {
                         self.subscriptions.remove(&session);
                     }
@@ -382,6 +387,7 @@ impl<S, J: Step<S>, const N: usize, F, I> ServerHandler<'_, S, J, N, F, I> {
                         return true;
                     }
                     uris.insert(String::from(uri));
+                    self.notifier.count(uri, true);
                 }
                 let _ = cx.reply(request, &crate::mcp::EmptyResult::EMPTY);
                 true
@@ -479,6 +485,10 @@ impl Outlet for Via<'_, '_> {
         let method = std::borrow::Cow::Borrowed(method);
         self.cx.act(self.session, Action::Notify { related: Some(request.clone()), method, params: Some(params) });
         Taken::Yes
+    }
+
+    fn withdraw(&mut self, id: &RequestId) {
+        let _ = self.cx.cancel(self.session, id, Some(super::outlet::WITHDRAWN));
     }
 
     fn close_stream(&mut self, request: &PendingRequest) {

@@ -2,7 +2,7 @@
 //! thread, a timer), sent by the [`ServerHandler`](super::ServerHandler) to the sessions
 //! concerned when its loop next runs.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::string::String;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -54,6 +54,8 @@ pub struct Notifier {
 struct Shared {
     changes: Mutex<Changes>,
     wake: Mutex<Option<Wakeup>>,
+    /// How many handshake sessions are subscribed to each URI (kept by the handler).
+    subscribed: Mutex<BTreeMap<String, usize>>,
 }
 
 /// What changed since the loop last looked.
@@ -88,6 +90,26 @@ impl Notifier {
     pub fn list_changed(&self, list: List) {
         self.lock().lists |= 1 << list as u8;
         self.wake();
+    }
+
+    /// How many handshake sessions are subscribed to `uri` now (`resources/subscribe`):
+    /// whom [`resource_updated`](Self::resource_updated) tells, besides the listen
+    /// streams of 2026-07-28 clients, which the endpoint keeps.
+    pub fn subscribers(&self, uri: &str) -> usize {
+        self.shared.subscribed.lock().unwrap_or_else(PoisonError::into_inner).get(uri).copied().unwrap_or(0)
+    }
+
+    /// One session more (`true`) or fewer subscribed to `uri`.
+    pub(crate) fn count(&self, uri: &str, more: bool) {
+        let mut counts = self.shared.subscribed.lock().unwrap_or_else(PoisonError::into_inner);
+        if more {
+            *counts.entry(String::from(uri)).or_default() += 1;
+        } else if let Some(n) = counts.get_mut(uri) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(uri);
+            }
+        }
     }
 
     /// Takes what changed.

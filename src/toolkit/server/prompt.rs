@@ -110,6 +110,12 @@ impl<'c, 'e> Get<'c, 'e> {
     pub fn fail(self, code: ErrorCode, message: &dyn Display) {
         let _ = self.request.respond_error(code, &short_text(message));
     }
+
+    /// Answers with a whole result of the handler's own making, sent as it is (a
+    /// 2026-07-28 `input_required` round written by hand, say).
+    pub fn respond_raw(self, result: RawJson<'_>) {
+        answer(self.request, self.later, &result);
+    }
 }
 
 /// What a prompt handler returns.

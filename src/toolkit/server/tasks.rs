@@ -313,6 +313,9 @@ pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
     /// The questions sent for them, by the id of our request.
     asked: Vec<(RequestId, Arc<Shared>)>,
+    /// Questions of jobs that were cancelled, to withdraw (`notifications/cancelled`)
+    /// at the next poll: the client stops asking its user for an answer nobody waits for.
+    withdraw: Vec<RequestId>,
     /// The session's logging level, for the jobs started from now on.
     pub(crate) log_level: Option<LoggingLevel>,
     /// `None` until set: nothing is allocated for a server without jobs off the loop.
@@ -333,6 +336,7 @@ impl Tasks {
         Tasks {
             running: Vec::new(),
             asked: Vec::new(),
+            withdraw: Vec::new(),
             log_level: None,
             wake: None,
             spawner: None,
@@ -355,7 +359,7 @@ impl Tasks {
     /// Whether no job is running.
     #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn is_empty(&self) -> bool {
-        self.running.is_empty() && self.asked.is_empty()
+        self.running.is_empty() && self.asked.is_empty() && self.withdraw.is_empty()
     }
 
     /// Whether `id` (of our request) is a job's question.
@@ -444,6 +448,9 @@ impl Tasks {
     /// Sends what the jobs did: the latest progress, and results (in order, stopping when
     /// the transmit buffer is full).
     pub(crate) fn poll<O: Outlet>(&mut self, ep: &mut O) {
+        for id in self.withdraw.drain(..) {
+            ep.withdraw(&id);
+        }
         let mut i = 0;
         while i < self.running.len() {
             let (request, shared) = &self.running[i];
@@ -520,9 +527,15 @@ impl Tasks {
             }
             r != request
         });
-        // Its question, if any, is answered by nobody now (the session cancels our
-        // request when its answer comes late).
-        self.asked.retain(|(_, shared)| !shared.cancelled.load(Ordering::Acquire));
+        // Its question, if any, is answered by nobody now: withdrawn.
+        let withdraw = &mut self.withdraw;
+        self.asked.retain(|(id, shared)| {
+            let over = shared.cancelled.load(Ordering::Acquire);
+            if over {
+                withdraw.push(id.clone());
+            }
+            !over
+        });
     }
 
     /// Cancels every job.
@@ -530,7 +543,9 @@ impl Tasks {
         for (_, shared) in self.running.drain(..) {
             shared.cancel();
         }
+        // The session is over: nothing to withdraw its questions from.
         self.asked.clear();
+        self.withdraw.clear();
     }
 }
 

@@ -77,6 +77,19 @@ impl<'c, 'e, J> Call<'c, 'e, J> {
         let _ = self.request.respond_error(code, message);
     }
 
+    /// Answers with a JSON-RPC error carrying `data` (-32021 with the capabilities the
+    /// client lacks, say).
+    pub fn fail_with_data<D: serde::Serialize + ?Sized>(self, code: ErrorCode, message: &str, data: &D) {
+        let _ = self.request.respond_error_with_data(code, message, data);
+    }
+
+    /// Answers with a whole result of the handler's own making, sent as it is: a
+    /// 2026-07-28 `input_required` round written by hand (where [`Job::ask`](super::Job::ask)
+    /// does not fit), or fields the toolkit does not know.
+    pub fn respond_raw(self, result: RawJson<'_>) {
+        answer(self.request, self.runtime, &result);
+    }
+
     /// Hands the call to a step job, which the main loop polls (see
     /// [`Server::poll`](super::Server::poll)) until it finishes. If every job slot is
     /// taken, the call is answered with an `isError` result saying the server is busy.
