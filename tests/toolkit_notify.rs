@@ -197,6 +197,7 @@ fn a_tool_that_comes_and_goes_is_listed_and_callable_only_while_offered_and_its_
                 if on { "extra is on" } else { "extra is off" }
             })
             .tool_handler(EXTRA_HANDLE)
+            .tool("plain", "Always there", |NoArguments {}| "plain")
             .build();
         let config = server.config();
         let mut handler = server.handler(()).with_notifier(notifier);
@@ -205,12 +206,17 @@ fn a_tool_that_comes_and_goes_is_listed_and_callable_only_while_offered_and_its_
     let init = c.initialize();
     assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true, "{init}");
 
-    // Page size 1: the first page is `toggle`; the second would be `extra`, left out.
+    // Page size 1: `toggle`, then `plain` (`extra`, declared between them, is left out).
     let first = c.request(1, "tools/list", json!({}));
-    assert_eq!(first["result"]["tools"][0]["name"], "toggle", "{first}");
+    assert_eq!(
+        first["result"]["tools"],
+        json!([{"name":"toggle","description":"Toggles extra","inputSchema":{"type":"object"}}]),
+        "{first}"
+    );
     let cursor = first["result"]["nextCursor"].as_str().expect("a second page").to_string();
     let second = c.request(2, "tools/list", json!({"cursor": cursor}));
-    assert_eq!(second["result"]["tools"], json!([]), "{second}");
+    assert_eq!(second["result"]["tools"][0]["name"], "plain", "{second}");
+    assert_eq!(second["result"].get("nextCursor"), None, "{second}");
     let unknown = c.request(3, "tools/call", json!({"name":"extra","arguments":{}}));
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
 
@@ -225,6 +231,7 @@ fn a_tool_that_comes_and_goes_is_listed_and_callable_only_while_offered_and_its_
     let cursor = first["result"]["nextCursor"].as_str().unwrap().to_string();
     let second = c.request(8, "tools/list", json!({"cursor": cursor}));
     assert_eq!(second["result"]["tools"][0]["name"], "extra", "{second}");
+    assert!(second["result"]["nextCursor"].is_string(), "plain is on a third page now: {second}");
     let called = c.request(9, "tools/call", json!({"name":"extra","arguments":{}}));
     assert_eq!(text(&called), "extra was called");
     c.finish();
@@ -317,5 +324,34 @@ fn the_applications_timer_runs_beside_the_server_and_wakes_the_loop_when_due() {
         assert_eq!(m["params"]["uri"], "test://clock", "{m}");
     }
     assert!(fired.load(Ordering::Relaxed) >= 3);
+    c.finish();
+}
+
+#[test]
+fn a_cancelled_calls_question_to_the_client_is_withdrawn() {
+    let mut c = Client::start(|input, output| {
+        let server = ServerBuilder::new("notify-test", "1.0.0")
+            .blocking_tool("ask", "Asks the user", |job, NoArguments {}| {
+                let params = json!({"message":"Name?","requestedSchema":{"type":"object","properties":{}}});
+                job.elicit(&params).map(|_| "answered").map_err(|e| e.to_string())
+            })
+            .build();
+        let config = server.config();
+        serve_stdio(&mut server.handler(()), config, input, output)
+    });
+    let init = json!({"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}});
+    c.request(0, "initialize", init);
+    c.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    c.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}));
+    let question = c.next();
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    c.send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}));
+    let withdrawn = c.next();
+    assert_eq!(withdrawn["method"], "notifications/cancelled", "{withdrawn}");
+    assert_eq!(withdrawn["params"]["requestId"], question["id"], "{withdrawn}");
+    // A late answer changes nothing: the cancelled call is never answered.
+    c.send(json!({"jsonrpc":"2.0","id":question["id"],"result":{"action":"cancel"}}));
+    let after = c.until_pong(2);
+    assert!(after.iter().all(|m| m["id"] != 1), "{after:?}");
     c.finish();
 }

@@ -162,10 +162,22 @@ fn largest<S, J>(items: &Items<'_, S, J>, paging: &Paging, list: List) -> usize 
     }
 }
 
-/// Answers a list request with the page it asks for (without the tools and prompts not
-/// offered to it).
+/// How many items of `list` are offered to a request (`modern`: its 2026-07-28 view).
+fn offered_len<S, J>(items: &Items<'_, S, J>, list: List, modern: Option<crate::session::ModernRequest>) -> usize {
+    match list {
+        List::Tools => items.tools().filter(|t| t.offered(modern)).count(),
+        List::Prompts => items.prompts().filter(|p| p.offered(modern)).count(),
+        other => len(items, other),
+    }
+}
+
+/// Answers a list request with the page it asks for. Tools and prompts are paged over
+/// those offered to the request (see `ToolHandler::offered`): one that comes or goes
+/// moves the positions after it, which is a change of the list, whose cursors the
+/// application makes stale by announcing it.
 fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>, list: List) {
-    let (range, next) = match parts.paging.page(list, request.params, len(parts.items, list)) {
+    let modern = request.modern();
+    let (range, next) = match parts.paging.page(list, request.params, offered_len(parts.items, list, modern)) {
         Ok(page) => page,
         Err(e) => {
             let _ = request.respond_error(e.code(), e.message());
@@ -173,12 +185,12 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
         }
     };
     let items = parts.items;
-    let modern = request.modern();
     let later: &mut dyn Runtime<J> = &mut *parts.runtime;
+    let (skip, take) = (range.start, range.len());
     let field = list.field();
     match list {
         List::Tools => {
-            let tools = range.filter_map(|i| items.tool(i)).filter(|t| t.offered(modern)).map(|t| t.tool());
+            let tools = items.tools().filter(move |t| t.offered(modern)).skip(skip).take(take).map(|t| t.tool());
             answer(request, later, &Page { field, items: tools, next })
         }
         List::Resources => {
@@ -189,7 +201,7 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
             answer(request, later, &page)
         }
         List::Prompts => {
-            let prompts = range.filter_map(|i| items.prompt(i)).filter(|p| p.offered(modern)).map(|p| p.prompt());
+            let prompts = items.prompts().filter(move |p| p.offered(modern)).skip(skip).take(take).map(|p| p.prompt());
             answer(request, later, &Page { field, items: prompts, next })
         }
     }

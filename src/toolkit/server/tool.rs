@@ -32,7 +32,8 @@ pub trait ToolHandler<S, J = NoJob> {
     /// call of it is answered as for an unknown tool. For tools that come and go (a
     /// feature switched on at run time, see [`Offered`](super::Offered); announce the
     /// change with [`Notifier::list_changed`](super::Notifier)) or that exist in one
-    /// era only. Pages keep their positions: a page with a tool left out is shorter.
+    /// era only. Lists are paged over the tools offered to the request, so one that
+    /// comes or goes is a change of the list (announce it: cursors go stale).
     fn offered(&self, modern: Option<crate::session::ModernRequest>) -> bool {
         let _ = modern;
         true
