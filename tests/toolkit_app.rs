@@ -494,3 +494,32 @@ fn a_job_that_closes_its_stream_is_answered_on_the_stream_the_client_resumes() {
     stopper.stop();
     loop_thread.join().unwrap();
 }
+
+#[test]
+fn a_result_longer_than_the_transmit_buffer_goes_out_once_the_adapter_grows_it() {
+    let (bound, listening) = channel();
+    let loop_thread = std::thread::spawn(move || {
+        let server = ServerBuilder::new("app-test", "1.0.0")
+            .tool("long", "Says a lot", |Count { to }| "x".repeat(to as usize))
+            .build();
+        let config = server.config();
+        let mut handler = server.handler(());
+        // A session's buffers start at 16 KiB and grow up to `tx_buffer` (128 KiB).
+        let mut http: HttpServer<'static, _> =
+            HttpServer::bind("127.0.0.1:0", config, ServerOptions::default()).expect("bind");
+        bound.send((http.local_addr(), http.stopper())).unwrap();
+        http.run(&mut handler).unwrap();
+    });
+    let (addr, stopper) = listening.recv_timeout(PATIENCE).expect("the server never listened");
+    let target = Target { addr, path: "/mcp".into() };
+    let mut conn = Raw::connect(target.addr);
+    let s = open_session(&mut conn, &target).expect("session");
+    for (id, size) in [(2u64, 40_000u32), (3, 5)] {
+        let r = post(&mut conn, &target, Some(&s), &call(id, "long", json!({ "to": size }), false), "").unwrap();
+        let answer = messages(&r).pop().unwrap_or_default();
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        assert_eq!(text.len(), size as usize, "{size}: {}", r.text().chars().take(300).collect::<String>());
+    }
+    stopper.stop();
+    loop_thread.join().unwrap();
+}

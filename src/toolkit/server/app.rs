@@ -20,7 +20,7 @@ use super::notifier::Notifier;
 use super::outlet::{Outlet, Refused, Taken};
 use super::server::{Server, serve};
 use super::step::{NoJob, Step};
-use super::work::{Later, Runtime, Work};
+use super::work::{Later, Room, Runtime, Work};
 use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
 use crate::mcp::{LoggingLevel, Method, ResourceUriParams};
 use crate::session::{Event, IncomingRequest, PendingRequest, RequestOptions};
@@ -417,6 +417,16 @@ impl<J, const N: usize> Later for Routed<'_, '_, J, N> {
     fn later(&mut self, request: PendingRequest, result: Vec<u8>) {
         // The session's outbox keeps it, in order, until there is room.
         self.cx.act(self.session, Action::Respond { request, result });
+    }
+
+    fn room(&self) -> Room {
+        if self.cx.queued(self.session) {
+            Room::Behind
+        } else if self.cx.grows() {
+            Room::Grows
+        } else {
+            Room::InPlace
+        }
     }
 }
 
