@@ -25,8 +25,8 @@ use mcp_sansio::session::{Endpoint, Event, ModernRequest};
 use mcp_sansio::time::Instant;
 use mcp_sansio::toolkit::client::ClientError;
 use mcp_sansio::toolkit::server::{
-    Blob, Call, Condition, Get, Idle, Job, List, NoJob, Notifier, PromptHandler, PromptInfo, Read, ResourceHandler,
-    Server, ServerBuilder, ServerHandler, Target, TemplateHandler, ToolHandler, Vars,
+    Blob, Call, Condition, Fallback, Get, Idle, Job, List, NoJob, Notifier, PromptHandler, PromptInfo, Read,
+    ResourceHandler, Server, ServerBuilder, ServerHandler, Target, TemplateHandler, ToolHandler, Vars,
 };
 use mcp_sansio::toolkit::{Arguments, NoArguments};
 use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson};
@@ -45,7 +45,7 @@ pub const IN: usize = 64;
 pub type ServerEndpoint<'a> = Endpoint<'a, OUT, IN>;
 
 /// The server, as the adapters' handler.
-pub type Handler = ServerHandler<'static, App, NoJob, 0, fn(&mut App, &mut Context<'_, ()>, Event<'_>), Idle<App>>;
+pub type Handler = ServerHandler<'static, App, NoJob, 0, Fallback<App>, Idle<App>>;
 
 /// What the server can be told on its command line.
 #[derive(Clone, Debug)]
@@ -120,8 +120,8 @@ pub fn handler(opts: &Options) -> std::io::Result<(Handler, mcp_sansio::session:
         verbose: opts.verbose,
         started: std::time::Instant::now(),
     };
-    let fallback: fn(&mut App, &mut Context<'_, ()>, Event<'_>) = fallback;
-    let handler = server.handler(app).with_notifier(notifier).fallback(fallback).idle(tick as Idle<App>);
+    let handler =
+        server.handler(app).with_notifier(notifier).fallback(fallback as Fallback<App>).idle(tick as Idle<App>);
     Ok((handler, config))
 }
 
