@@ -355,3 +355,44 @@ fn a_cancelled_calls_question_to_the_client_is_withdrawn() {
     assert!(after.iter().all(|m| m["id"] != 1), "{after:?}");
     c.finish();
 }
+
+#[test]
+fn the_applications_own_messages_reach_its_idle_hook_when_the_notifier_wakes_the_loop() {
+    type Mail = (std::sync::mpsc::Receiver<String>, std::sync::mpsc::Sender<()>);
+    let (to_app, from_thread) = std::sync::mpsc::sync_channel::<String>(4);
+    let (hook_ran, ran) = channel::<()>();
+    let notifier = Notifier::new();
+    let waker = notifier.clone();
+    let mut c = Client::start(move |input, output| {
+        let server: Server<'static, Mail> = ServerBuilder::with_state("notify-test", "1.0.0").logging().build();
+        let config = server.config();
+        // The hook says it ran, then sends what came on the application's channel as
+        // log messages.
+        let drain = |(from, ran): &mut Mail, cx: &mut Context<'_, ()>| {
+            let _ = ran.send(());
+            for text in from.try_iter() {
+                let params = json!({"level":"info","data":text});
+                cx.notify(mcp_sansio::adapters::app::SessionTag::STDIO, "notifications/message", Some(&params));
+            }
+            None
+        };
+        let mut handler = server.handler((from_thread, hook_ran)).with_notifier(notifier).idle(drain);
+        serve_stdio(&mut handler, config, input, output)
+    });
+    c.initialize();
+    c.until_pong(1);
+    // The loop has gone idle after the ping (its hook ran and asked for no timer).
+    ran.recv_timeout(PATIENCE).unwrap();
+    while ran.recv_timeout(Duration::from_millis(100)).is_ok() {}
+    // Another thread: no request of the client's follows, only the wake.
+    std::thread::spawn(move || {
+        to_app.send("from a thread".into()).unwrap();
+        waker.wake();
+    })
+    .join()
+    .unwrap();
+    let m = c.next();
+    assert_eq!(m["method"], "notifications/message", "{m}");
+    assert_eq!(m["params"]["data"], "from a thread", "{m}");
+    c.finish();
+}

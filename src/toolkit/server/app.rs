@@ -305,6 +305,10 @@ where
     }
 
     fn on_idle(&mut self, cx: &mut Context<'_, ()>) -> Option<Instant> {
+        // The notifier wakes the loop from now on (what it was told before is here).
+        if self.wake.is_none() {
+            self.waker(cx);
+        }
         let told = self.notifier.take();
         for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
             if told.lists & (1 << list as u8) != 0 {

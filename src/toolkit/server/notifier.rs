@@ -83,13 +83,22 @@ impl Notifier {
             changes.updated.insert(String::from(uri));
         }
         drop(changes);
-        self.wake();
+        self.wake_loop();
     }
 
     /// `list` changed: its cursors go stale, and the change is announced if declared.
     pub fn list_changed(&self, list: List) {
         self.lock().lists |= 1 << list as u8;
-        self.wake();
+        self.wake_loop();
+    }
+
+    /// Wakes the loop, so that the handler's [idle hook](super::ServerHandler::idle) runs
+    /// soon: how the application's own messages reach it. Keep them in a channel of the
+    /// application's (bounded, as its own backpressure needs), send, call `wake`, and
+    /// drain the channel in the hook, which can send to any session. Before the loop's
+    /// first event there is nothing to wake: the hook runs at that event anyway.
+    pub fn wake(&self) {
+        self.wake_loop();
     }
 
     /// How many handshake sessions are subscribed to `uri` now (`resources/subscribe`):
@@ -129,7 +138,7 @@ impl Notifier {
         self.shared.changes.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn wake(&self) {
+    fn wake_loop(&self) {
         let wake = self.shared.wake.lock().unwrap_or_else(PoisonError::into_inner).clone();
         if let Some(wake) = wake {
             wake();
