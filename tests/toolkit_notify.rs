@@ -396,3 +396,33 @@ fn the_applications_own_messages_reach_its_idle_hook_when_the_notifier_wakes_the
     assert_eq!(m["params"]["data"], "from a thread", "{m}");
     c.finish();
 }
+
+#[test]
+fn a_session_holds_at_most_max_subscriptions() {
+    use mcp_sansio::toolkit::server::MAX_SUBSCRIPTIONS;
+    let mut c = Client::start(|input, output| {
+        let server =
+            ServerBuilder::new("notify-test", "1.0.0").subscriptions().resource("test://a", "a", || "a").build();
+        let config = server.config();
+        serve_stdio(&mut server.handler(()), config, input, output)
+    });
+    c.initialize();
+    for i in 0..MAX_SUBSCRIPTIONS as u64 {
+        c.send(
+            json!({"jsonrpc":"2.0","id":i + 1,"method":"resources/subscribe","params":{"uri":format!("test://{i}")}}),
+        );
+    }
+    for i in 0..MAX_SUBSCRIPTIONS as u64 {
+        let answer = c.next();
+        assert_eq!((answer["id"].as_u64(), &answer["result"]), (Some(i + 1), &json!({})), "{answer}");
+    }
+    let refused = c.request(5000, "resources/subscribe", json!({"uri":"test://one-too-many"}));
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    // One already held is no new one; after an unsubscribe there is room again.
+    let again = c.request(5001, "resources/subscribe", json!({"uri":"test://0"}));
+    assert_eq!(again["result"], json!({}), "{again}");
+    c.request(5002, "resources/unsubscribe", json!({"uri":"test://0"}));
+    let room = c.request(5003, "resources/subscribe", json!({"uri":"test://one-too-many"}));
+    assert_eq!(room["result"], json!({}), "{room}");
+    c.finish();
+}

@@ -59,7 +59,7 @@ mod uri_template;
 mod work;
 
 #[cfg(any(feature = "stdio", feature = "http"))]
-pub use app::{Fallback, Idle, ServerHandler, no_timer, not_found};
+pub use app::{Fallback, Idle, MAX_SUBSCRIPTIONS, ServerHandler, no_timer, not_found};
 pub use args_error::ArgumentsError;
 #[cfg(feature = "alloc")]
 pub use builder::{BuiltServer, ServerBuilder};
