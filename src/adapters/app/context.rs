@@ -129,8 +129,15 @@ impl<'c, M> Context<'c, M> {
     }
 
     /// Whether the current session already has something waiting to be sent.
-    fn queued(&self, session: SessionTag) -> bool {
+    /// Whether answers to `session` must queue behind what waits already.
+    pub(crate) fn queued(&self, session: SessionTag) -> bool {
         self.parts.queued || self.parts.actions.iter().any(|(s, _)| *s == session)
+    }
+
+    /// Whether the adapter grows the transmit buffer for an answer longer than it.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn grows(&self) -> bool {
+        self.parts.grows
     }
 
     fn push(&mut self, session: SessionTag, action: Action) {

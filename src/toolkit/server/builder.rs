@@ -166,6 +166,21 @@ impl<S: 'static> ServerBuilder<S> {
         self
     }
 
+    /// Adds any [`TemplateHandler`] (a resource template answered by the application's own type).
+    pub fn template_handler(mut self, template: impl TemplateHandler<S> + 'static) -> Self {
+        self.server.items.owned.templates.push(Box::new(template));
+        self.server.items.owned.kinds.resources = Some(Kind::RESOURCES);
+        self
+    }
+
+    /// Adds any [`PromptHandler`] (one with a result of its own making, or
+    /// [`Offered`](super::Offered) only sometimes).
+    pub fn prompt_handler(mut self, prompt: impl PromptHandler<S> + 'static) -> Self {
+        self.server.items.owned.prompts.push(Box::new(prompt));
+        self.server.items.owned.kinds.prompts = Some(Kind::PROMPTS);
+        self
+    }
+
     /// Adds a prompt given by `run`, a function of its arguments (a
     /// [`schema!`](crate::schema) struct of strings).
     pub fn prompt<A, R, F>(mut self, name: &str, description: &str, run: F) -> Self

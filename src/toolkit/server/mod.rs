@@ -16,6 +16,8 @@
 //! | `resource.rs`, `uri_template.rs` | resources, templates and reading them |
 //! | `prompt.rs`, `complete.rs` | prompts and completions |
 //! | `list.rs` | pages and cursors |
+//! | `offer.rs` | [`Offered`]: tools and prompts that come and go, or exist in one era |
+//! | `notifier.rs` | (`stdio` or `http`) [`Notifier`]: resource updates and list changes, sent from anywhere |
 //! | `input.rs` | [`Input`]: what a handler asks the client for, and how each era asks it |
 //! | `builder.rs` | (`alloc`) [`ServerBuilder`]: closures, owned strings |
 //! | `stdio.rs` | (`stdio`) running a server over stdio |
@@ -34,6 +36,9 @@ mod dispatch;
 mod http;
 mod input;
 mod list;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod notifier;
+mod offer;
 mod outlet;
 mod output;
 #[cfg(feature = "alloc")]
@@ -57,13 +62,16 @@ mod uri_template;
 mod work;
 
 #[cfg(any(feature = "stdio", feature = "http"))]
-pub use app::{Fallback, ServerHandler, not_found};
+pub use app::{Fallback, Idle, MAX_SUBSCRIPTIONS, ServerHandler, no_timer, not_found};
 pub use args_error::ArgumentsError;
 #[cfg(feature = "alloc")]
 pub use builder::{BuiltServer, ServerBuilder};
 pub use complete::{Complete, CompleteFrom, Completer, MAX_COMPLETIONS, Target, starting_with};
 pub use input::Input;
 pub use list::{DEFAULT_PAGE_SIZE, List};
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub use notifier::Notifier;
+pub use offer::{Condition, Offered};
 pub use output::{AsResult, Cancelled, Json, Text, ToolOutput};
 pub use prompt::{Get, PromptFn, PromptHandler, PromptInfo, PromptOutput};
 pub use resource::{

@@ -77,6 +77,8 @@ struct State {
     /// A stateless call's round ended (`done` holds its `input_required` result): what
     /// the job makes after is dropped.
     round_over: bool,
+    /// [`Job::close_stream`] asked for the call's response stream to be closed.
+    close_stream: bool,
 }
 
 struct Shared {
@@ -330,6 +332,20 @@ impl Job {
         self.shared.wake();
     }
 
+    /// Over Streamable HTTP, closes the connection that carries the call's response
+    /// stream once its priming event is out, keeping the stream: the client reconnects
+    /// with `GET` and `Last-Event-ID` and gets the progress and the answer there
+    /// (SEP-1699 polling, for 2025-11-25 clients). A long job frees the client's
+    /// connection this way instead of holding it open. Nothing over stdio or a bare
+    /// endpoint, where there is no stream to close.
+    pub fn close_stream(&self) {
+        if self.is_cancelled() {
+            return;
+        }
+        self.shared.lock().close_stream = true;
+        self.shared.wake();
+    }
+
     /// Whether the client asked for progress.
     pub fn wants_progress(&self) -> bool {
         self.progress
@@ -351,6 +367,9 @@ pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
     /// The questions sent for them, by the id of our request.
     asked: Vec<(RequestId, Arc<Shared>)>,
+    /// Questions of jobs that were cancelled, to withdraw (`notifications/cancelled`)
+    /// at the next poll: the client stops asking its user for an answer nobody waits for.
+    withdraw: Vec<RequestId>,
     /// The session's logging level, for the jobs started from now on.
     pub(crate) log_level: Option<LoggingLevel>,
     /// `None` until set: nothing is allocated for a server without jobs off the loop.
@@ -371,6 +390,7 @@ impl Tasks {
         Tasks {
             running: Vec::new(),
             asked: Vec::new(),
+            withdraw: Vec::new(),
             log_level: None,
             wake: None,
             spawner: None,
@@ -393,7 +413,7 @@ impl Tasks {
     /// Whether no job is running.
     #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn is_empty(&self) -> bool {
-        self.running.is_empty() && self.asked.is_empty()
+        self.running.is_empty() && self.asked.is_empty() && self.withdraw.is_empty()
     }
 
     /// Whether `id` (of our request) is a job's question.
@@ -483,6 +503,9 @@ impl Tasks {
     /// Sends what the jobs did: the latest progress, and results (in order, stopping when
     /// the transmit buffer is full).
     pub(crate) fn poll<O: Outlet>(&mut self, ep: &mut O) {
+        for id in self.withdraw.drain(..) {
+            ep.withdraw(&id);
+        }
         let mut i = 0;
         while i < self.running.len() {
             let (request, shared) = &self.running[i];
@@ -500,6 +523,9 @@ impl Tasks {
                         shared.cancel.notify_all();
                     }
                 }
+            }
+            if core::mem::take(&mut state.close_stream) {
+                ep.close_stream(request);
             }
             let logged = !state.logs.is_empty();
             while let Some((level, text)) = state.logs.front() {
@@ -556,9 +582,15 @@ impl Tasks {
             }
             r != request
         });
-        // Its question, if any, is answered by nobody now (the session cancels our
-        // request when its answer comes late).
-        self.asked.retain(|(_, shared)| !shared.cancelled.load(Ordering::Acquire));
+        // Its question, if any, is answered by nobody now: withdrawn.
+        let withdraw = &mut self.withdraw;
+        self.asked.retain(|(id, shared)| {
+            let over = shared.cancelled.load(Ordering::Acquire);
+            if over {
+                withdraw.push(id.clone());
+            }
+            !over
+        });
     }
 
     /// Cancels every job.
@@ -566,7 +598,9 @@ impl Tasks {
         for (_, shared) in self.running.drain(..) {
             shared.cancel();
         }
+        // The session is over: nothing to withdraw its questions from.
         self.asked.clear();
+        self.withdraw.clear();
     }
 }
 
