@@ -93,7 +93,7 @@ pub(crate) use navigate::batch_element;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
 /// must wait (the same bytes the endpoint's encoder writes).
-#[cfg(any(feature = "stdio", feature = "http"))]
+#[cfg(feature = "std")]
 pub(crate) fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<alloc::vec::Vec<u8>, SerializeError> {
     let mut buf = alloc::vec![0u8; 256];
     loop {
