@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::string::String;
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use std::vec::Vec;
@@ -70,14 +70,21 @@ pub(super) enum Msg {
     Close,
 }
 
-/// What the loop tells a waiting call.
+/// What the loop tells a waiting call: `Sent` at most once (when the request first
+/// goes out), then `Done` once ([`Waiter::done`] takes the waiter), so a channel of
+/// [`REPLIES`] slots never fills.
 enum Reply {
     Sent(RequestId),
     Done(Result<Answer, ClientError>),
 }
 
+/// The replies a call's channel holds: `Sent`, then `Done`.
+const REPLIES: usize = 2;
+
 pub(super) struct Waiter {
-    reply: Sender<Reply>,
+    /// Sent to with `try_send`: the loop never blocks on a caller (a caller that
+    /// stopped listening has dropped its end, and the reply is dropped with it).
+    reply: SyncSender<Reply>,
     progress: Option<OnProgress>,
     /// What the request was, for the methods a stateless server may answer with
     /// `input_required`: sent again with the answers.
@@ -102,7 +109,7 @@ fn may_ask(method: &str) -> bool {
 
 impl Waiter {
     fn done(self, outcome: Result<Answer, ClientError>) {
-        let _ = self.reply.send(Reply::Done(outcome));
+        let _ = self.reply.try_send(Reply::Done(outcome));
     }
 }
 
@@ -130,7 +137,7 @@ impl<H> Session<H> {
                 let raw = params.as_deref().map(RawJson::from_validated);
                 match ep.send_request(now, &method, raw.as_ref(), options) {
                     Ok(id) => {
-                        let _ = waiter.reply.send(Reply::Sent(id.clone()));
+                        let _ = waiter.reply.try_send(Reply::Sent(id.clone()));
                         if may_ask(&method) {
                             waiter.again = Some(Again { params, options });
                         }
@@ -519,7 +526,7 @@ impl BlockingClient {
         options: RequestOptions,
         progress: Option<OnProgress>,
     ) -> Result<PendingCall<'_>, ClientError> {
-        let (reply, replies) = channel();
+        let (reply, replies) = sync_channel(REPLIES);
         let waiter = Waiter { reply, progress, again: None, first: None, rounds: 0 };
         if !self.outbox.send(Msg::Request { method: method.into(), params, options, waiter }) {
             return Err(ClientError::Closed(None));

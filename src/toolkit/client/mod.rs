@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `client.rs` | [`Client`], sans-IO over a client endpoint: typed calls, page walks, hooks |
 //! | `hooks.rs` | [`Hooks`]: sampling, elicitation and roots answered |
+//! | `builder.rs` | (`stdio` or `http`) [`ClientBuilder`]: the settings both transports share |
 //! | `blocking.rs` | (`stdio` or `http`) [`BlockingClient`]: one blocking client whichever the transport |
 //! | `stdio.rs` | (`stdio`) [`StdioClientBuilder`]: the blocking client for a server it spawns |
 //! | `http.rs` | (`http`) [`HttpClientBuilder`]: the blocking client for a server at a URL |
@@ -14,6 +15,8 @@
 mod answer;
 #[cfg(any(feature = "stdio", feature = "http"))]
 mod blocking;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod builder;
 #[allow(clippy::module_inception)]
 mod client;
 mod hooks;
@@ -26,9 +29,11 @@ mod stdio;
 pub use answer::{Answer, ClientError};
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub use blocking::{BlockingClient, Call, Closed, Pages, PendingCall};
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub use builder::ClientBuilder;
 pub use client::{Client, ClientEvent, DEFAULT_MAX_PAGES, result_text};
 pub use hooks::{Hooks, Reply};
 #[cfg(feature = "http")]
-pub use http::HttpClientBuilder;
+pub use http::{HttpClientBuilder, HttpTarget};
 #[cfg(feature = "stdio")]
-pub use stdio::{StdioClient, StdioClientBuilder};
+pub use stdio::{StdioClient, StdioClientBuilder, StdioTarget};

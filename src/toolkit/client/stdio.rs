@@ -10,10 +10,9 @@ use std::sync::mpsc::sync_channel;
 use std::time::Duration;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
-use super::client::Client;
+use super::builder::ClientBuilder;
 use super::hooks::Hooks;
 use crate::adapters::stdio::{App, ChildProcess, Mailbox, Sink, StderrMode, StdioLoop};
-use crate::mcp::{Implementation, VersionSet};
 use crate::session::{Endpoint, Event};
 use crate::time::Instant;
 
@@ -51,89 +50,40 @@ impl BlockingClient {
     }
 }
 
-/// How a [`BlockingClient`] starts a server over stdio.
-pub struct StdioClientBuilder<H = ()> {
+/// What a [`BlockingClient`] over stdio starts: the server's command, and what becomes
+/// of its stderr.
+pub struct StdioTarget {
     command: Command,
-    hooks: H,
-    info: Implementation<'static>,
-    versions: Option<VersionSet>,
-    era: crate::session::Era,
-    timeout: Option<Duration>,
     stderr: StderrMode,
 }
 
-impl StdioClientBuilder {
+/// How a [`BlockingClient`] starts a server over stdio: the shared settings of
+/// [`ClientBuilder`] (hooks, info, versions, era, timeout) and the methods below.
+pub type StdioClientBuilder<H = ()> = ClientBuilder<StdioTarget, H>;
+
+impl ClientBuilder<StdioTarget> {
     /// A client for the server `command` starts.
     pub fn new(command: Command) -> Self {
-        StdioClientBuilder {
-            command,
-            hooks: (),
-            info: Implementation::new("mcp-sansio-client", env!("CARGO_PKG_VERSION")),
-            versions: None,
-            era: crate::session::Era::Auto,
-            timeout: None,
-            stderr: StderrMode::Inherit,
-        }
+        ClientBuilder::with_target(StdioTarget { command, stderr: StderrMode::Inherit })
     }
 }
 
-impl<H: Hooks + Send + 'static> StdioClientBuilder<H> {
-    /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
-    pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> StdioClientBuilder<G> {
-        let StdioClientBuilder { command, info, versions, era, timeout, stderr, .. } = self;
-        StdioClientBuilder { command, hooks, info, versions, era, timeout, stderr }
-    }
-
-    /// Who the client is (`clientInfo`).
-    pub fn info(mut self, info: Implementation<'static>) -> Self {
-        self.info = info;
-        self
-    }
-
-    /// Offers only these protocol versions.
-    pub fn versions(mut self, versions: VersionSet) -> Self {
-        self.versions = Some(versions);
-        self
-    }
-
-    /// Which era to speak: both by default (a stateless server is asked
-    /// `server/discover` first, a handshake one falls back to `initialize`); the
-    /// hooks answer the server's questions in either (its requests, or the
-    /// `input_required` results of a stateless server, answered and sent again).
-    pub fn era(mut self, era: crate::session::Era) -> Self {
-        self.era = era;
-        self
-    }
-
-    /// How long a request may go without an answer (or progress) before it times out
-    /// (60 s by default).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
+impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
     /// What becomes of the server's stderr (passed through by default).
     pub fn stderr(mut self, stderr: StderrMode) -> Self {
-        self.stderr = stderr;
+        self.target.stderr = stderr;
         self
     }
 
     /// Starts the server and completes the handshake.
-    pub fn spawn(mut self) -> io::Result<BlockingClient> {
-        let (child, stdin, stdout) = ChildProcess::spawn(&mut self.command, self.stderr)?;
+    pub fn spawn(self) -> io::Result<BlockingClient> {
+        let (StdioTarget { mut command, stderr }, client, config) = self.into_parts();
+        let (child, stdin, stdout) = ChildProcess::spawn(&mut command, stderr)?;
         #[cfg(unix)]
         let event_loop = StdioLoop::from_fd(stdout)?;
         #[cfg(not(unix))]
         let event_loop = StdioLoop::new(stdout)?;
         let mailbox = event_loop.mailbox();
-        let client = Client::new(self.hooks);
-        let mut config = client.config(self.info).era(self.era);
-        if let Some(versions) = self.versions {
-            config = config.versions(versions);
-        }
-        if let Some(timeout) = self.timeout {
-            config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
-        }
         let (ready, is_ready) = sync_channel(1);
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
