@@ -39,6 +39,9 @@ pub const IN: usize = 8;
 /// The endpoint this client runs.
 pub type ClientEndpoint<'a> = Endpoint<'a, OUT, IN>;
 
+/// `clientInfo.name`.
+pub const CLIENT_NAME: &str = "mcp-sansio-example-client";
+
 /// `clientInfo`.
 pub const CLIENT_INFO: &str =
     concat!(r#"{"name":"mcp-sansio-example-client","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
@@ -1059,6 +1062,26 @@ impl ClientApp {
             Event::Closed { reason } => event(format_args!("session closed: {reason}")),
             other => event(format_args!("{other:?}")),
         }
+    }
+
+    /// Whether the script ran to its end with every step behaving (`ended`: how the
+    /// session ended), with the summary printed.
+    pub fn verdict(&self, ended: &str) -> bool {
+        let mut ok = self.finished && self.failures.is_empty();
+        if !self.finished {
+            println!("   · the session ended before the script did: {ended}");
+            ok = false;
+        }
+        println!();
+        if self.failures.is_empty() {
+            println!("== Summary: every step behaved");
+        } else {
+            println!("== Summary: {} step(s) failed", self.failures.len());
+            for f in &self.failures {
+                println!("   - {f}");
+            }
+        }
+        ok
     }
 
     /// A request the transport could not deliver or get answered (an HTTP exchange

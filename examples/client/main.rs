@@ -219,19 +219,5 @@ fn run(args: Args) -> std::io::Result<bool> {
         ),
         Exit::Killed(status) => println!("   · the server ignored SIGTERM too; SIGKILL ended it: {status}"),
     }
-    let mut ok = app.finished && app.failures.is_empty();
-    if !app.finished {
-        println!("   · the session ended before the script did: {reason}");
-        ok = false;
-    }
-    println!();
-    if app.failures.is_empty() {
-        println!("== Summary: every step behaved");
-    } else {
-        println!("== Summary: {} step(s) failed", app.failures.len());
-        for f in &app.failures {
-            println!("   - {f}");
-        }
-    }
-    Ok(ok)
+    Ok(app.verdict(&reason.to_string()))
 }
