@@ -15,7 +15,7 @@ use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, 
 use mcp_sansio::http::client::TransportMode;
 use mcp_sansio::http::server::AuthVerdict;
 use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
-use mcp_sansio::mcp::{OneOrMany, ProtocolVersion, StopReason};
+use mcp_sansio::mcp::{LoggingLevel, OneOrMany, ProtocolVersion, StopReason};
 use mcp_sansio::session::Era;
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
 use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
@@ -84,6 +84,13 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
         let (asked_tx, asked_ended_tx) = (Mutex::new(asked_tx), Mutex::new(asked_ended_tx));
         let mut builder = ServerBuilder::new("http-test", "1")
             .page_size(2)
+            .logging()
+            .blocking_tool("chatty", "Logs, then answers.", |job: Job, Steps { steps }| {
+                for i in 0..steps {
+                    job.log(LoggingLevel::Info, &format!("line {i}"));
+                }
+                "said"
+            })
             .tool("add", "Adds.", |Add { a, b }| i64::from(a) + i64::from(b))
             .blocking_tool("steps", "Counts, with progress.", move |job: Job, Steps { steps }| {
                 for i in 1..=steps {
@@ -387,6 +394,36 @@ fn request_headers_of_the_application_go_on_every_post() {
     let heard = heard.lock().unwrap();
     let methods: Vec<&str> = heard.iter().filter_map(|(_, v)| v.as_deref()).collect();
     assert_eq!(methods, ["server/discover", "tools/call"], "{heard:?}");
+}
+
+#[test]
+fn the_servers_notifications_are_heard() {
+    let server = serve();
+    for era in [Era::Legacy, Era::Auto] {
+        let heard = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let log = heard.clone();
+        let client = BlockingClient::http(&server.url("/mcp"))
+            .era(era)
+            .notifications(move |n| {
+                let data = n.params.and_then(|p| p.get("data")).map(|d| d.as_text().to_string());
+                log.lock().unwrap().push((n.method.name().to_string(), data));
+            })
+            .connect()
+            .unwrap();
+        // 2026-07-28: only a call that asks gets log messages.
+        let quiet = client.call_tool("chatty", &Steps { steps: 2 }).unwrap();
+        assert_eq!(quiet.text(), "said");
+        if era == Era::Auto {
+            assert!(heard.lock().unwrap().is_empty(), "{:?}", heard.lock().unwrap());
+            let asked = client.call("chatty", &Steps { steps: 2 }).log_level(LoggingLevel::Info).send().unwrap();
+            assert_eq!(asked.text(), "said");
+        }
+        client.close().unwrap();
+        let heard = heard.lock().unwrap();
+        let logs: Vec<_> = heard.iter().filter(|(m, _)| m == "notifications/message").collect();
+        assert_eq!(logs.len(), 2, "{era:?}: {heard:?}");
+        assert_eq!(logs[0].1.as_deref(), Some(r#""line 0""#), "{era:?}");
+    }
 }
 
 #[test]

@@ -27,7 +27,9 @@ use super::answer::{Answer, ClientError};
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::ProtocolVersion;
-use crate::session::{Endpoint, Event, PageWalker, PaginationError, RequestOptions, RetryTicket, SendError};
+use crate::session::{
+    Endpoint, Event, IncomingNotification, PageWalker, PaginationError, RequestOptions, RetryTicket, SendError,
+};
 use crate::time::Instant;
 use crate::toolkit::server::List;
 use crate::toolkit::server::owned::to_json;
@@ -47,6 +49,10 @@ pub(super) type Ep<'b> = Endpoint<'b, OUT, IN>;
 
 /// Called with each progress notification of a call: progress, total, message.
 type OnProgress = Box<dyn FnMut(f64, Option<f64>, Option<&str>) + Send>;
+
+/// Called with each notification of the server's but progress (see
+/// [`ClientBuilder::notifications`](super::ClientBuilder::notifications)).
+pub(super) type OnNotification = Box<dyn FnMut(&IncomingNotification<'_>) + Send>;
 
 /// What the application's thread asks of the loop.
 pub(super) enum Msg {
@@ -123,6 +129,7 @@ pub(super) struct Session<H> {
     /// Taken by the one send it ever carries (the handshake's outcome), so one slot.
     ready: Option<SyncSender<Result<(ProtocolVersion, Answer), ClientError>>>,
     initialize: Option<Answer>,
+    on_notification: Option<OnNotification>,
 }
 
 impl<H> Session<H> {
@@ -190,8 +197,20 @@ impl<H> Session<H> {
 
 impl<H: Hooks> Session<H> {
     /// A session answering with `client`'s hooks; `ready` is told how the handshake went.
-    pub(super) fn new(client: Client<H>, ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>) -> Self {
-        Session { client, waiting: Vec::new(), queued: VecDeque::new(), ready: Some(ready), initialize: None }
+    /// `on_notification` hears the server's notifications.
+    pub(super) fn new(
+        client: Client<H>,
+        ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>,
+        on_notification: Option<OnNotification>,
+    ) -> Self {
+        Session {
+            client,
+            waiting: Vec::new(),
+            queued: VecDeque::new(),
+            ready: Some(ready),
+            initialize: None,
+            on_notification,
+        }
     }
 
     /// An event of the endpoint.
@@ -241,6 +260,11 @@ impl<H: Hooks> Session<H> {
                     let message = error.message.chars().collect();
                     let data = error.data.map(Answer::new);
                     w.done(Err(ClientError::Error { code: error.code, message, data }));
+                }
+            }
+            Event::Notification(notification) => {
+                if let Some(on_notification) = self.on_notification.as_mut() {
+                    on_notification(&notification);
                 }
             }
             Event::Progress { id, progress, total, message } => {
@@ -577,7 +601,7 @@ impl core::fmt::Debug for BlockingClient {
 }
 
 /// A tool call being set up: [`progress`](Self::progress), [`timeout`](Self::timeout),
-/// then [`send`](Self::send) (and wait) or [`start`](Self::start) (and cancel, perhaps).
+/// [`log_level`](Self::log_level), then [`send`](Self::send) (and wait) or [`start`](Self::start) (and cancel, perhaps).
 #[must_use = "a call is sent by send() or start()"]
 pub struct Call<'c> {
     client: &'c BlockingClient,
@@ -590,9 +614,19 @@ impl<'c> Call<'c> {
     /// Asks for progress; `on_progress` gets each notification (progress, total, message)
     /// on the client's loop thread. Progress also restarts the call's timeout.
     pub fn progress(mut self, on_progress: impl FnMut(f64, Option<f64>, Option<&str>) + Send + 'static) -> Self {
-        let timeout = self.options.timeout;
-        self.options = RequestOptions { timeout, ..RequestOptions::with_progress() };
+        self.options.progress = true;
+        self.options.reset_timeout_on_progress = true;
         self.progress = Some(Box::new(on_progress));
+        self
+    }
+
+    /// Asks for the server's log messages about this call at `level` and above: in
+    /// 2026-07-28 a request gets none unless it asks (`_meta`'s
+    /// `io.modelcontextprotocol/logLevel`); a handshake-era session has one level for
+    /// everything, set with `logging/setLevel`, and ignores this. They come to
+    /// [`ClientBuilder::notifications`](super::ClientBuilder::notifications).
+    pub fn log_level(mut self, level: crate::mcp::LoggingLevel) -> Self {
+        self.options = self.options.with_log_level(level);
         self
     }
 

@@ -8,10 +8,11 @@
 
 use std::time::Duration;
 
+use super::blocking::OnNotification;
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::{Implementation, VersionSet};
-use crate::session::{Config, Era};
+use crate::session::{Config, Era, IncomingNotification};
 
 /// How a [`BlockingClient`](super::BlockingClient) connects: the settings every
 /// transport shares, and the transport's own (`T`). Made by
@@ -25,6 +26,15 @@ pub struct ClientBuilder<T, H = ()> {
     versions: Option<VersionSet>,
     era: Era,
     timeout: Option<Duration>,
+    notifications: Option<OnNotification>,
+}
+
+/// What [`ClientBuilder::into_parts`] hands the transport.
+pub(super) struct Parts<T, H> {
+    pub target: T,
+    pub client: Client<H>,
+    pub config: Config<'static>,
+    pub notifications: Option<OnNotification>,
 }
 
 impl<T> ClientBuilder<T> {
@@ -37,6 +47,7 @@ impl<T> ClientBuilder<T> {
             versions: None,
             era: Era::Auto,
             timeout: None,
+            notifications: None,
         }
     }
 }
@@ -44,8 +55,8 @@ impl<T> ClientBuilder<T> {
 impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
     /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
     pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> ClientBuilder<T, G> {
-        let ClientBuilder { target, info, versions, era, timeout, .. } = self;
-        ClientBuilder { target, hooks, info, versions, era, timeout }
+        let ClientBuilder { target, info, versions, era, timeout, notifications, .. } = self;
+        ClientBuilder { target, hooks, info, versions, era, timeout, notifications }
     }
 
     /// Who the client is (`clientInfo`).
@@ -78,9 +89,18 @@ impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
         self
     }
 
-    /// The transport's settings, the client with its hooks, and the endpoint's
-    /// configuration made of the rest.
-    pub(super) fn into_parts(self) -> (T, Client<H>, Config<'static>) {
+    /// Hears the server's notifications (log messages, list and resource changes,
+    /// anything but a call's progress, which goes to the call's own callback): `on`
+    /// runs on the client's loop thread, so it should be quick. A 2026-07-28
+    /// notification that came on a listen stream says so in its `subscription`.
+    pub fn notifications(mut self, on: impl FnMut(&IncomingNotification<'_>) + Send + 'static) -> Self {
+        self.notifications = Some(Box::new(on));
+        self
+    }
+
+    /// The transport's settings, the client with its hooks, the endpoint's
+    /// configuration made of the rest, and the notifications' callback.
+    pub(super) fn into_parts(self) -> Parts<T, H> {
         let client = Client::new(self.hooks);
         let mut config = client.config(self.info).era(self.era);
         if let Some(versions) = self.versions {
@@ -89,6 +109,6 @@ impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
         if let Some(timeout) = self.timeout {
             config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
         }
-        (self.target, client, config)
+        Parts { target: self.target, client, config, notifications: self.notifications }
     }
 }

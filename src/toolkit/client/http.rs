@@ -16,7 +16,7 @@ use std::sync::mpsc::sync_channel;
 use std::vec::Vec;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
-use super::builder::ClientBuilder;
+use super::builder::{ClientBuilder, Parts};
 use super::hooks::Hooks;
 use crate::adapters::http::client::{App, HttpClientLoop, Mailbox, Options, Outcome};
 use crate::http::client::{ClientConfig, DEFAULT_TOKEN_CAPACITY, Event as TransportEvent, HttpClient, TransportMode};
@@ -174,7 +174,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
     /// Connects and completes the handshake. An `InvalidInput` error for a URL or a token
     /// the core refuses; the server's refusal or no connection is an error too.
     pub fn connect(self) -> io::Result<BlockingClient> {
-        let (target, client, config) = self.into_parts();
+        let Parts { target, client, config, notifications } = self.into_parts();
         let HttpTarget { url, options, mode, bearer, credentials, headers } = target;
         let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(options)?;
         let mailbox = event_loop.mailbox();
@@ -189,7 +189,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Ep<'_> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-            let mut session = OverHttp { session: Session::new(client, ready), credentials, headers };
+            let mut session = OverHttp { session: Session::new(client, ready, notifications), credentials, headers };
             // Room for the token, however long.
             let room = bearer.as_ref().map_or(DEFAULT_TOKEN_CAPACITY, |t| t.len().max(DEFAULT_TOKEN_CAPACITY));
             let http_config = ClientConfig::new(&url).map_err(invalid)?.token_capacity(room).mode(mode);

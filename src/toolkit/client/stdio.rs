@@ -10,7 +10,7 @@ use std::sync::mpsc::sync_channel;
 use std::time::Duration;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
-use super::builder::ClientBuilder;
+use super::builder::{ClientBuilder, Parts};
 use super::hooks::Hooks;
 use crate::adapters::stdio::{App, ChildProcess, Mailbox, Sink, StderrMode, StdioLoop};
 use crate::session::{Endpoint, Event};
@@ -77,7 +77,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
 
     /// Starts the server and completes the handshake.
     pub fn spawn(self) -> io::Result<BlockingClient> {
-        let (StdioTarget { mut command, stderr }, client, config) = self.into_parts();
+        let Parts { target: StdioTarget { mut command, stderr }, client, config, notifications } = self.into_parts();
         let (child, stdin, stdout) = ChildProcess::spawn(&mut command, stderr)?;
         #[cfg(unix)]
         let event_loop = StdioLoop::from_fd(stdout)?;
@@ -94,7 +94,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Endpoint<'_, OUT, IN> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-            let mut session = Session::new(client, ready);
+            let mut session = Session::new(client, ready, notifications);
             let ended = event_loop.run(&mut ep, sink, &mut session);
             session.end(None);
             ended.map(|_| ())
