@@ -421,3 +421,46 @@ fn hooks_fulfil_the_input_requests_of_an_input_required_result() {
     let refused = client.fulfil(elicit).unwrap_err();
     assert!(matches!(refused, ClientError::Error { code, .. } if code.0 == -32601), "{refused}");
 }
+
+#[test]
+fn a_listen_stream_carries_the_servers_change_notifications() {
+    // examples/server offers listen streams in 2026-07-28 (the toolkit's server does not yet).
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(Command::new(example("server")))
+        .stderr(StderrMode::Discard)
+        .notifications(move |n| {
+            let _ = heard.send((n.method.name().to_string(), n.subscription.map(|s| s.to_string())));
+        })
+        .spawn()
+        .unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    let stream = client.listen(&json!({"notifications": {"toolsListChanged": true}})).unwrap();
+    assert_eq!(stream.granted().json().get("toolsListChanged").map(|g| g.as_text()), Some("true"));
+    client.call_tool("toggle_extra_tool", &json!({})).unwrap();
+    let (method, subscription) = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert_eq!(method, "notifications/tools/list_changed");
+    assert_eq!(subscription, Some(stream.id().to_string()));
+    stream.end();
+    // Ended: a change now reaches no stream of ours.
+    client.call_tool("toggle_extra_tool", &json!({})).unwrap();
+    assert!(client.call_tool("toggle_extra_tool", &json!({})).is_ok());
+    assert!(hear.try_recv().is_err(), "a notification after the stream ended");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_server_that_ignores_its_closed_stdin_and_sigterm_is_killed_after_the_graces_set() {
+    // The server exits with its stdin; the shell then becomes a `sleep` that ignores SIGTERM.
+    let mut stubborn = Command::new("sh");
+    stubborn.args(["-c", r#"trap '' TERM; "$1"; exec sleep 30"#, "sh"]).arg(example("server"));
+    let client = StdioClient::builder(stubborn)
+        .stderr(StderrMode::Discard)
+        .shutdown_grace(Duration::from_millis(100), Duration::from_millis(100))
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let closed = client.close().unwrap();
+    assert!(matches!(closed, Closed::Exited(Exit::Killed(_))), "{closed:?}");
+    // Well within the two seconds of the default first grace alone.
+    assert!(started.elapsed() < Duration::from_millis(1500), "{:?}", started.elapsed());
+}

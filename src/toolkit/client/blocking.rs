@@ -73,6 +73,10 @@ pub(super) enum Msg {
     Cancel {
         id: RequestId,
     },
+    /// Ends the listen stream `id` (2026-07-28).
+    EndListen {
+        id: RequestId,
+    },
     Close,
 }
 
@@ -189,6 +193,10 @@ impl<H> Session<H> {
                     waiter.done(Err(ClientError::Cancelled));
                 }
             }
+            // A stream the server ended already is no longer the endpoint's: nothing to say.
+            Msg::EndListen { id } => {
+                let _ = ep.cancel(now, &id, Some("done listening"));
+            }
             Msg::Close => ep.close(now),
         }
         None
@@ -231,6 +239,13 @@ impl<H: Hooks> Session<H> {
             Event::Response { id, result, .. } => {
                 if let Some(w) = self.take(&id) {
                     w.done(Ok(Answer::new(result)));
+                }
+            }
+            // A listen stream's acknowledgement is the answer `listen` waits for; the
+            // stream's notifications go to the notifications' callback.
+            Event::Subscribed { id, granted } => {
+                if let Some(w) = self.take(&id) {
+                    w.done(Ok(Answer::new(granted)));
                 }
             }
             Event::InputRequired { id, result, retry, .. } => {
@@ -350,7 +365,7 @@ pub(super) enum Outbox {
 impl Outbox {
     /// Sends `msg` to the loop (waiting while the mailbox is full); `false` once the loop
     /// has ended.
-    fn send(&self, msg: Msg) -> bool {
+    pub(super) fn send(&self, msg: Msg) -> bool {
         match self {
             #[cfg(feature = "stdio")]
             Outbox::Stdio(mailbox) => mailbox.send(msg),
@@ -397,10 +412,12 @@ pub enum Closed {
 /// # Ok(()) }
 /// ```
 pub struct BlockingClient {
-    outbox: Outbox,
+    pub(super) outbox: Outbox,
     thread: Option<JoinHandle<io::Result<()>>>,
+    /// The spawned server, and how long it has to exit once its stdin is closed and
+    /// after SIGTERM.
     #[cfg(feature = "stdio")]
-    child: Option<crate::adapters::stdio::ChildProcess>,
+    child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
     version: ProtocolVersion,
     initialize: Answer,
 }
@@ -410,7 +427,7 @@ pub(super) struct Started {
     pub outbox: Outbox,
     pub thread: JoinHandle<io::Result<()>>,
     #[cfg(feature = "stdio")]
-    pub child: Option<crate::adapters::stdio::ChildProcess>,
+    pub child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
     pub ready: Receiver<Result<(ProtocolVersion, Answer), ClientError>>,
 }
 
@@ -543,7 +560,7 @@ impl BlockingClient {
         self.send_json(method, params, options, progress)
     }
 
-    fn send_json(
+    pub(super) fn send_json(
         &self,
         method: &str,
         params: Option<Vec<u8>>,
@@ -578,8 +595,8 @@ impl BlockingClient {
         };
         // A spawned server is shut down whatever became of the loop.
         #[cfg(feature = "stdio")]
-        if let Some(child) = self.child.take() {
-            let exit = child.shutdown(super::stdio::GRACE, super::stdio::GRACE);
+        if let Some((child, [grace, term_grace])) = self.child.take() {
+            let exit = child.shutdown(grace, term_grace);
             return ended.and(exit.map(Closed::Exited));
         }
         ended.map(|()| Closed::Disconnected)

@@ -7,6 +7,7 @@
 //! | `hooks.rs` | [`Hooks`]: sampling, elicitation and roots answered |
 //! | `builder.rs` | (`stdio` or `http`) [`ClientBuilder`]: the settings both transports share |
 //! | `blocking.rs` | (`stdio` or `http`) [`BlockingClient`]: one blocking client whichever the transport |
+//! | `listen.rs` | (`stdio` or `http`) [`Listening`]: a 2026-07-28 listen stream |
 //! | `stdio.rs` | (`stdio`) [`StdioClientBuilder`]: the blocking client for a server it spawns |
 //! | `http.rs` | (`http`) [`HttpClientBuilder`]: the blocking client for a server at a URL |
 //! | `answer.rs` | (`alloc`) answers kept after their frame is gone |
@@ -22,6 +23,8 @@ mod client;
 mod hooks;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod listen;
 #[cfg(feature = "stdio")]
 mod stdio;
 
@@ -35,5 +38,7 @@ pub use client::{Client, ClientEvent, DEFAULT_MAX_PAGES, result_text};
 pub use hooks::{Hooks, Reply};
 #[cfg(feature = "http")]
 pub use http::{HttpClientBuilder, HttpTarget};
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub use listen::Listening;
 #[cfg(feature = "stdio")]
 pub use stdio::{StdioClient, StdioClientBuilder, StdioTarget};

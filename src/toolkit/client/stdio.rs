@@ -16,8 +16,9 @@ use crate::adapters::stdio::{App, ChildProcess, Mailbox, Sink, StderrMode, Stdio
 use crate::session::{Endpoint, Event};
 use crate::time::Instant;
 
-/// How long the server has to exit once its stdin is closed, and again after SIGTERM.
-pub(super) const GRACE: Duration = Duration::from_secs(2);
+/// How long the server has to exit once its stdin is closed, and again after SIGTERM,
+/// unless set.
+const GRACE: Duration = Duration::from_secs(2);
 
 /// The client's former name, from when it spoke stdio only.
 pub type StdioClient = BlockingClient;
@@ -55,6 +56,8 @@ impl BlockingClient {
 pub struct StdioTarget {
     command: Command,
     stderr: StderrMode,
+    /// How long the server has to exit once its stdin is closed, and after SIGTERM.
+    grace: [Duration; 2],
 }
 
 /// How a [`BlockingClient`] starts a server over stdio: the shared settings of
@@ -64,7 +67,7 @@ pub type StdioClientBuilder<H = ()> = ClientBuilder<StdioTarget, H>;
 impl ClientBuilder<StdioTarget> {
     /// A client for the server `command` starts.
     pub fn new(command: Command) -> Self {
-        ClientBuilder::with_target(StdioTarget { command, stderr: StderrMode::Inherit })
+        ClientBuilder::with_target(StdioTarget { command, stderr: StderrMode::Inherit, grace: [GRACE; 2] })
     }
 }
 
@@ -75,9 +78,18 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
         self
     }
 
+    /// How long the server has to exit at [`close`](BlockingClient::close): `grace`
+    /// once its stdin is closed (the specification's first step), then `term_grace`
+    /// after SIGTERM, before SIGKILL (two seconds each by default).
+    pub fn shutdown_grace(mut self, grace: Duration, term_grace: Duration) -> Self {
+        self.target.grace = [grace, term_grace];
+        self
+    }
+
     /// Starts the server and completes the handshake.
     pub fn spawn(self) -> io::Result<BlockingClient> {
-        let Parts { target: StdioTarget { mut command, stderr }, client, config, notifications } = self.into_parts();
+        let Parts { target: StdioTarget { mut command, stderr, grace }, client, config, notifications } =
+            self.into_parts();
         let (child, stdin, stdout) = ChildProcess::spawn(&mut command, stderr)?;
         #[cfg(unix)]
         let event_loop = StdioLoop::from_fd(stdout)?;
@@ -99,6 +111,11 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
             session.end(None);
             ended.map(|_| ())
         })?;
-        BlockingClient::start(Started { outbox: Outbox::Stdio(mailbox), thread, child: Some(child), ready: is_ready })
+        BlockingClient::start(Started {
+            outbox: Outbox::Stdio(mailbox),
+            thread,
+            child: Some((child, grace)),
+            ready: is_ready,
+        })
     }
 }
