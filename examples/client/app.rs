@@ -426,7 +426,7 @@ fn event(text: impl std::fmt::Display) {
 }
 
 /// A one-line description of a tool result's content.
-fn describe_result(result: RawJson<'_>) -> String {
+pub fn describe_result(result: RawJson<'_>) -> String {
     let Ok(r) = result.decode::<CallToolResult<'_>>() else { return format!("unreadable result: {result}") };
     let blocks: Vec<String> = r
         .content
@@ -1082,18 +1082,6 @@ impl ClientApp {
             }
         }
         ok
-    }
-
-    /// A request the transport could not deliver or get answered (an HTTP exchange
-    /// failed for good; the session has cancelled it, so no session event follows).
-    pub fn on_request_lost(&mut self, id: &RequestId, reason: &str) {
-        if let Waiting::Answer { id: want, .. } | Waiting::CancelAt { id: want, .. } | Waiting::Subscribing { id: want } =
-            &self.waiting
-            && want == id
-        {
-            self.waiting = Waiting::Nothing;
-            self.fail(format!("request {id} was lost: {reason}"));
-        }
     }
 
     /// The script's next step, when the loop is about to wait; returns when to look again.

@@ -24,14 +24,15 @@
 
 mod app;
 mod conformance;
-mod http;
 mod oauth;
+mod script;
 
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use mcp_sansio::ProtocolVersion;
 use mcp_sansio::adapters::stdio::{ChildProcess, Exit, StderrMode, StdioLoop};
+use mcp_sansio::http::client::TransportMode;
 use mcp_sansio::session::Era;
 
 use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
@@ -74,7 +75,7 @@ struct Args {
     term_grace: Duration,
     command: Vec<String>,
     /// `--http URL` and `--transport`.
-    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
+    http: Option<(String, TransportMode)>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -84,7 +85,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut timeout_call = None;
     let mut timeout_ms = 200;
     let mut http_url: Option<String> = None;
-    let mut transport = mcp_sansio::http::client::TransportMode::Auto;
+    let mut transport = TransportMode::Auto;
     let optional_call = |spec: String| -> Result<Option<ToolCall>, String> {
         if spec == "none" { Ok(None) } else { ToolCall::parse(&spec).map(Some) }
     };
@@ -130,7 +131,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--grace-ms" => grace = ms(value(&arg)?)?,
             "--term-grace-ms" => term_grace = ms(value(&arg)?)?,
             "--http" => http_url = Some(value(&arg)?),
-            "--transport" => transport = http::transport_mode(&value(&arg)?)?,
+            "--transport" => transport = transport_mode(&value(&arg)?)?,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with('-') => return Err(format!("unknown option {other}")),
             other => {
@@ -156,7 +157,7 @@ fn finish(
     grace: Duration,
     term_grace: Duration,
     command: Vec<String>,
-    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
+    http: Option<(String, TransportMode)>,
 ) -> Result<Args, String> {
     if command.is_empty() && http.is_none() {
         return Err("no server command given".into());
@@ -189,9 +190,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--transport`.
+fn transport_mode(name: &str) -> Result<TransportMode, String> {
+    match name {
+        "auto" => Ok(TransportMode::Auto),
+        "streamable" => Ok(TransportMode::Streamable),
+        "sse" => Ok(TransportMode::Legacy),
+        other => Err(format!("--transport: auto, streamable or sse, not {other}")),
+    }
+}
+
 fn run(args: Args) -> std::io::Result<bool> {
     if let Some((url, mode)) = &args.http {
-        return http::run(url, *mode, args.plan);
+        // The conformance suite names its scenario in the environment.
+        return match std::env::var("MCP_CONFORMANCE_SCENARIO") {
+            Ok(scenario) if !scenario.is_empty() => conformance::run(url, *mode, &scenario),
+            _ => script::over_http(url, *mode, args.plan),
+        };
+    }
+    // The toolkit's client keeps the wire to itself: showing it, or writing a malformed
+    // line into it, takes the bare endpoint.
+    if !args.wire && !args.plan.malformed {
+        return script::over_stdio(&args.command, args.plan, args.grace, args.term_grace);
     }
     println!("== Starting the server: {}", args.command.join(" "));
     let mut command = Command::new(&args.command[0]);
