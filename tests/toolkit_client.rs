@@ -464,3 +464,27 @@ fn a_server_that_ignores_its_closed_stdin_and_sigterm_is_killed_after_the_graces
     // Well within the two seconds of the default first grace alone.
     assert!(started.elapsed() < Duration::from_millis(1500), "{:?}", started.elapsed());
 }
+
+#[test]
+fn the_rules_a_server_breaks_are_heard() {
+    // A scripted server: the handshake, then an error answer it cannot tie to a request.
+    let script = r#"read -r line
+id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+printf '%s%s%s\n' '{"jsonrpc":"2.0","id":' "$id" ',"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}'
+read -r line
+printf '%s\n' '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+cat > /dev/null"#;
+    let mut sh = Command::new("sh");
+    sh.args(["-c", script]);
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(sh)
+        .era(Era::Legacy)
+        .misbehavior(move |m| {
+            let _ = heard.send(format!("{m:?}"));
+        })
+        .spawn()
+        .unwrap();
+    let what = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert!(what.starts_with("UncorrelatedError") && what.contains("-32700"), "{what}");
+    client.close().unwrap();
+}

@@ -28,7 +28,8 @@ use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::ProtocolVersion;
 use crate::session::{
-    Endpoint, Event, IncomingNotification, PageWalker, PaginationError, RequestOptions, RetryTicket, SendError,
+    Endpoint, Event, IncomingNotification, Misbehavior, PageWalker, PaginationError, RequestOptions, RetryTicket,
+    SendError,
 };
 use crate::time::Instant;
 use crate::toolkit::server::List;
@@ -53,6 +54,17 @@ type OnProgress = Box<dyn FnMut(f64, Option<f64>, Option<&str>) + Send>;
 /// Called with each notification of the server's but progress (see
 /// [`ClientBuilder::notifications`](super::ClientBuilder::notifications)).
 pub(super) type OnNotification = Box<dyn FnMut(&IncomingNotification<'_>) + Send>;
+
+/// Called with each rule the server broke (see
+/// [`ClientBuilder::misbehavior`](super::ClientBuilder::misbehavior)).
+pub(super) type OnMisbehavior = Box<dyn FnMut(&Misbehavior<'_>) + Send>;
+
+/// What the application hears of the session beyond its calls' answers.
+#[derive(Default)]
+pub(super) struct Listeners {
+    pub notification: Option<OnNotification>,
+    pub misbehavior: Option<OnMisbehavior>,
+}
 
 /// What the application's thread asks of the loop.
 pub(super) enum Msg {
@@ -133,7 +145,7 @@ pub(super) struct Session<H> {
     /// Taken by the one send it ever carries (the handshake's outcome), so one slot.
     ready: Option<SyncSender<Result<(ProtocolVersion, Answer), ClientError>>>,
     initialize: Option<Answer>,
-    on_notification: Option<OnNotification>,
+    listeners: Listeners,
 }
 
 impl<H> Session<H> {
@@ -205,11 +217,11 @@ impl<H> Session<H> {
 
 impl<H: Hooks> Session<H> {
     /// A session answering with `client`'s hooks; `ready` is told how the handshake went.
-    /// `on_notification` hears the server's notifications.
+    /// `listeners` hear the server's notifications and misbehaviour.
     pub(super) fn new(
         client: Client<H>,
         ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>,
-        on_notification: Option<OnNotification>,
+        listeners: Listeners,
     ) -> Self {
         Session {
             client,
@@ -217,7 +229,7 @@ impl<H: Hooks> Session<H> {
             queued: VecDeque::new(),
             ready: Some(ready),
             initialize: None,
-            on_notification,
+            listeners,
         }
     }
 
@@ -278,8 +290,13 @@ impl<H: Hooks> Session<H> {
                 }
             }
             Event::Notification(notification) => {
-                if let Some(on_notification) = self.on_notification.as_mut() {
+                if let Some(on_notification) = self.listeners.notification.as_mut() {
                     on_notification(&notification);
+                }
+            }
+            Event::Misbehavior(what) => {
+                if let Some(on_misbehavior) = self.listeners.misbehavior.as_mut() {
+                    on_misbehavior(&what);
                 }
             }
             Event::Progress { id, progress, total, message } => {

@@ -8,11 +8,11 @@
 
 use std::time::Duration;
 
-use super::blocking::OnNotification;
+use super::blocking::Listeners;
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::{Implementation, VersionSet};
-use crate::session::{Config, Era, IncomingNotification};
+use crate::session::{Config, Era, IncomingNotification, Misbehavior};
 
 /// How a [`BlockingClient`](super::BlockingClient) connects: the settings every
 /// transport shares, and the transport's own (`T`). Made by
@@ -26,7 +26,7 @@ pub struct ClientBuilder<T, H = ()> {
     versions: Option<VersionSet>,
     era: Era,
     timeout: Option<Duration>,
-    notifications: Option<OnNotification>,
+    listeners: Listeners,
 }
 
 /// What [`ClientBuilder::into_parts`] hands the transport.
@@ -34,7 +34,7 @@ pub(super) struct Parts<T, H> {
     pub target: T,
     pub client: Client<H>,
     pub config: Config<'static>,
-    pub notifications: Option<OnNotification>,
+    pub listeners: Listeners,
 }
 
 impl<T> ClientBuilder<T> {
@@ -47,7 +47,7 @@ impl<T> ClientBuilder<T> {
             versions: None,
             era: Era::Auto,
             timeout: None,
-            notifications: None,
+            listeners: Listeners::default(),
         }
     }
 }
@@ -55,8 +55,8 @@ impl<T> ClientBuilder<T> {
 impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
     /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
     pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> ClientBuilder<T, G> {
-        let ClientBuilder { target, info, versions, era, timeout, notifications, .. } = self;
-        ClientBuilder { target, hooks, info, versions, era, timeout, notifications }
+        let ClientBuilder { target, info, versions, era, timeout, listeners, .. } = self;
+        ClientBuilder { target, hooks, info, versions, era, timeout, listeners }
     }
 
     /// Who the client is (`clientInfo`).
@@ -94,12 +94,22 @@ impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
     /// runs on the client's loop thread, so it should be quick. A 2026-07-28
     /// notification that came on a listen stream says so in its `subscription`.
     pub fn notifications(mut self, on: impl FnMut(&IncomingNotification<'_>) + Send + 'static) -> Self {
-        self.notifications = Some(Box::new(on));
+        self.listeners.notification = Some(Box::new(on));
+        self
+    }
+
+    /// Hears the rules the server broke ([`Misbehavior`]: a frame that is not
+    /// JSON-RPC, an error answer without an id (the server could not read one of
+    /// ours), an answer to a request already cancelled or timed out, progress for none
+    /// of ours, ...): the session has dealt with each already (dropped, answered,
+    /// refused); this is for a log. Runs on the client's loop thread.
+    pub fn misbehavior(mut self, on: impl FnMut(&Misbehavior<'_>) + Send + 'static) -> Self {
+        self.listeners.misbehavior = Some(Box::new(on));
         self
     }
 
     /// The transport's settings, the client with its hooks, the endpoint's
-    /// configuration made of the rest, and the notifications' callback.
+    /// configuration made of the rest, and the listeners.
     pub(super) fn into_parts(self) -> Parts<T, H> {
         let client = Client::new(self.hooks);
         let mut config = client.config(self.info).era(self.era);
@@ -109,6 +119,6 @@ impl<T, H: Hooks + Send + 'static> ClientBuilder<T, H> {
         if let Some(timeout) = self.timeout {
             config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
         }
-        Parts { target: self.target, client, config, notifications: self.notifications }
+        Parts { target: self.target, client, config, listeners: self.listeners }
     }
 }

@@ -174,7 +174,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
     /// Connects and completes the handshake. An `InvalidInput` error for a URL or a token
     /// the core refuses; the server's refusal or no connection is an error too.
     pub fn connect(self) -> io::Result<BlockingClient> {
-        let Parts { target, client, config, notifications } = self.into_parts();
+        let Parts { target, client, config, listeners } = self.into_parts();
         let HttpTarget { url, options, mode, bearer, credentials, headers } = target;
         let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(options)?;
         let mailbox = event_loop.mailbox();
@@ -189,7 +189,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Ep<'_> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-            let mut session = OverHttp { session: Session::new(client, ready, notifications), credentials, headers };
+            let mut session = OverHttp { session: Session::new(client, ready, listeners), credentials, headers };
             // Room for the token, however long.
             let room = bearer.as_ref().map_or(DEFAULT_TOKEN_CAPACITY, |t| t.len().max(DEFAULT_TOKEN_CAPACITY));
             let http_config = ClientConfig::new(&url).map_err(invalid)?.token_capacity(room).mode(mode);

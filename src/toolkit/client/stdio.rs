@@ -88,8 +88,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
 
     /// Starts the server and completes the handshake.
     pub fn spawn(self) -> io::Result<BlockingClient> {
-        let Parts { target: StdioTarget { mut command, stderr, grace }, client, config, notifications } =
-            self.into_parts();
+        let Parts { target: StdioTarget { mut command, stderr, grace }, client, config, listeners } = self.into_parts();
         let (child, stdin, stdout) = ChildProcess::spawn(&mut command, stderr)?;
         #[cfg(unix)]
         let event_loop = StdioLoop::from_fd(stdout)?;
@@ -106,7 +105,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Endpoint<'_, OUT, IN> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-            let mut session = Session::new(client, ready, notifications);
+            let mut session = Session::new(client, ready, listeners);
             let ended = event_loop.run(&mut ep, sink, &mut session);
             session.end(None);
             ended.map(|_| ())
