@@ -15,7 +15,9 @@ use mcp_sansio::mcp::{
 };
 use mcp_sansio::session::{Config, Endpoint, Era, Event, Output, PaginationError, RequestOptions, State};
 use mcp_sansio::time::Instant;
-use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, result_text};
+use mcp_sansio::toolkit::client::{
+    Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, Wire, result_text,
+};
 use mcp_sansio::toolkit::server::{List, ResourceList, Server, Table, ToolFn};
 use mcp_sansio::wire::{JsonStr, RawJson};
 use serde_json::{Value, json};
@@ -487,4 +489,43 @@ cat > /dev/null"#;
     let what = hear.recv_timeout(Duration::from_secs(20)).unwrap();
     assert!(what.starts_with("UncorrelatedError") && what.contains("-32700"), "{what}");
     client.close().unwrap();
+}
+
+#[test]
+fn the_wire_mode_shows_every_byte_and_writes_the_applications_own() {
+    let wire = Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    let tapped = Arc::clone(&wire);
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(Command::new(example("server")))
+        .stderr(StderrMode::Discard)
+        .era(Era::Legacy)
+        .tap_wire(move |way, bytes| {
+            let mut wire = tapped.lock().unwrap();
+            match way {
+                Wire::Sent => wire.0.extend_from_slice(bytes),
+                Wire::Received => wire.1.extend_from_slice(bytes),
+            }
+        })
+        .misbehavior(move |m| {
+            let _ = heard.send(format!("{m:?}"));
+        })
+        .spawn()
+        .unwrap();
+    client.write_raw(b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{\n").unwrap();
+    let what = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert!(what.contains("-32700"), "{what}");
+    assert_eq!(
+        client.call_tool("test_simple_text", &json!({})).unwrap().text(),
+        "This is a simple text response for testing."
+    );
+    client.close().unwrap();
+    let (sent, received) = &*wire.lock().unwrap();
+    let (sent, received) = (String::from_utf8_lossy(sent), String::from_utf8_lossy(received));
+    assert!(sent.contains(r#""method":"initialize""#) && sent.contains("\"id\":99,"), "{sent}");
+    assert!(received.contains("-32700") && received.contains("simple text response"), "{received}");
+
+    // Without the wire mode there is no raw access.
+    let plain = StdioClient::builder(Command::new(example("server"))).stderr(StderrMode::Discard).spawn().unwrap();
+    assert_eq!(plain.write_raw(b"x\n"), Err(ClientError::Closed(None)));
+    plain.close().unwrap();
 }

@@ -435,6 +435,9 @@ pub struct BlockingClient {
     /// after SIGTERM.
     #[cfg(feature = "stdio")]
     child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
+    /// The wire mode's stdin and tap (stdio, see `wire.rs`).
+    #[cfg(feature = "stdio")]
+    pub(super) raw: Option<(super::wire::SharedStdin, super::wire::Tap)>,
     version: ProtocolVersion,
     initialize: Answer,
 }
@@ -445,6 +448,8 @@ pub(super) struct Started {
     pub thread: JoinHandle<io::Result<()>>,
     #[cfg(feature = "stdio")]
     pub child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
+    #[cfg(feature = "stdio")]
+    pub raw: Option<(super::wire::SharedStdin, super::wire::Tap)>,
     pub ready: Receiver<Result<(ProtocolVersion, Answer), ClientError>>,
 }
 
@@ -461,6 +466,8 @@ impl BlockingClient {
             thread: Some(started.thread),
             #[cfg(feature = "stdio")]
             child: started.child,
+            #[cfg(feature = "stdio")]
+            raw: started.raw,
             version: ProtocolVersion::V2025_11_25,
             initialize: Answer::new(RawJson::EMPTY_OBJECT),
         };

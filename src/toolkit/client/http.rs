@@ -217,6 +217,8 @@ impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
             thread,
             #[cfg(feature = "stdio")]
             child: None,
+            #[cfg(feature = "stdio")]
+            raw: None,
             ready: is_ready,
         })
     }

@@ -9,6 +9,7 @@
 //! | `blocking.rs` | (`stdio` or `http`) [`BlockingClient`]: one blocking client whichever the transport |
 //! | `listen.rs` | (`stdio` or `http`) [`Listening`]: a 2026-07-28 listen stream |
 //! | `stdio.rs` | (`stdio`) [`StdioClientBuilder`]: the blocking client for a server it spawns |
+//! | `wire.rs` | (`stdio`) the wire mode: a tap on the pipes, [`BlockingClient::write_raw`] |
 //! | `http.rs` | (`http`) [`HttpClientBuilder`]: the blocking client for a server at a URL |
 //! | `answer.rs` | (`alloc`) answers kept after their frame is gone |
 
@@ -27,6 +28,8 @@ mod http;
 mod listen;
 #[cfg(feature = "stdio")]
 mod stdio;
+#[cfg(feature = "stdio")]
+mod wire;
 
 #[cfg(feature = "alloc")]
 pub use answer::{Answer, ClientError};
@@ -42,3 +45,5 @@ pub use http::{HttpClientBuilder, HttpTarget};
 pub use listen::Listening;
 #[cfg(feature = "stdio")]
 pub use stdio::{StdioClient, StdioClientBuilder, StdioTarget};
+#[cfg(feature = "stdio")]
+pub use wire::Wire;

@@ -7,11 +7,13 @@
 use std::io;
 use std::process::Command;
 use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
 use super::builder::{ClientBuilder, Parts};
 use super::hooks::Hooks;
+use super::wire::{SharedStdin, Tap, TapReader, TapWriter, Wire};
 use crate::adapters::stdio::{App, ChildProcess, Mailbox, Sink, StderrMode, StdioLoop};
 use crate::session::{Endpoint, Event};
 use crate::time::Instant;
@@ -58,6 +60,14 @@ pub struct StdioTarget {
     stderr: StderrMode,
     /// How long the server has to exit once its stdin is closed, and after SIGTERM.
     grace: [Duration; 2],
+    /// The wire mode's tap.
+    tap: Option<Tap>,
+}
+
+/// The server's stdin as the loop writes it.
+enum Stdin {
+    Pipe(std::process::ChildStdin),
+    Tapped(TapWriter),
 }
 
 /// How a [`BlockingClient`] starts a server over stdio: the shared settings of
@@ -67,7 +77,7 @@ pub type StdioClientBuilder<H = ()> = ClientBuilder<StdioTarget, H>;
 impl ClientBuilder<StdioTarget> {
     /// A client for the server `command` starts.
     pub fn new(command: Command) -> Self {
-        ClientBuilder::with_target(StdioTarget { command, stderr: StderrMode::Inherit, grace: [GRACE; 2] })
+        ClientBuilder::with_target(StdioTarget { command, stderr: StderrMode::Inherit, grace: [GRACE; 2], tap: None })
     }
 }
 
@@ -86,22 +96,44 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
         self
     }
 
+    /// The wire mode (see [`Wire`]): `tap` is shown every chunk written to the server
+    /// and read from it, and [`BlockingClient::write_raw`] may write bytes of the
+    /// application's own. For tools that show or test the protocol; it costs the
+    /// polled pipes (the `wire.rs` module docs say what that means).
+    pub fn tap_wire(mut self, tap: impl Fn(Wire, &[u8]) + Send + Sync + 'static) -> Self {
+        self.target.tap = Some(Arc::new(tap));
+        self
+    }
+
     /// Starts the server and completes the handshake.
     pub fn spawn(self) -> io::Result<BlockingClient> {
-        let Parts { target: StdioTarget { mut command, stderr, grace }, client, config, listeners } = self.into_parts();
+        let Parts { target: StdioTarget { mut command, stderr, grace, tap }, client, config, listeners } =
+            self.into_parts();
         let (child, stdin, stdout) = ChildProcess::spawn(&mut command, stderr)?;
-        #[cfg(unix)]
-        let event_loop = StdioLoop::from_fd(stdout)?;
-        #[cfg(not(unix))]
-        let event_loop = StdioLoop::new(stdout)?;
+        // The wire mode reads and writes through the tap; otherwise the pipes are polled.
+        let (event_loop, stdin, raw) = match tap {
+            Some(tap) => {
+                let shared: SharedStdin = Arc::new(Mutex::new(Some(stdin)));
+                let reader = TapReader { inner: stdout, tap: Arc::clone(&tap) };
+                let writer = TapWriter { stdin: Arc::clone(&shared), tap: Arc::clone(&tap) };
+                (StdioLoop::new(reader)?, Stdin::Tapped(writer), Some((shared, tap)))
+            }
+            #[cfg(unix)]
+            None => (StdioLoop::from_fd(stdout)?, Stdin::Pipe(stdin), None),
+            #[cfg(not(unix))]
+            None => (StdioLoop::new(stdout)?, Stdin::Pipe(stdin), None),
+        };
         let mailbox = event_loop.mailbox();
         let (ready, is_ready) = sync_channel(1);
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
-            #[cfg(unix)]
-            let sink = Sink::from_fd(stdin);
-            #[cfg(not(unix))]
-            let sink = Sink::writer(stdin);
+            let sink = match stdin {
+                #[cfg(unix)]
+                Stdin::Pipe(stdin) => Sink::from_fd(stdin),
+                #[cfg(not(unix))]
+                Stdin::Pipe(stdin) => Sink::writer(stdin),
+                Stdin::Tapped(writer) => Sink::writer(writer),
+            };
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Endpoint<'_, OUT, IN> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
@@ -114,6 +146,7 @@ impl<H: Hooks + Send + 'static> ClientBuilder<StdioTarget, H> {
             outbox: Outbox::Stdio(mailbox),
             thread,
             child: Some((child, grace)),
+            raw,
             ready: is_ready,
         })
     }
