@@ -48,18 +48,26 @@ struct Desk {
     asked: Vec<String>,
 }
 
+/// What a hook was asked, with the input request's key if it was one.
+fn under(asked: String, reply: &Reply<'_, '_>) -> String {
+    match reply.input_key() {
+        Some(key) => format!("{asked} under {key}"),
+        None => asked,
+    }
+}
+
 impl Hooks for Desk {
     fn capabilities(&self) -> ClientCapabilities<'static> {
         ClientCapabilities::new().roots(ListChanged::NO).sampling()
     }
 
     fn roots(&mut self, reply: Reply<'_, '_>) {
-        self.asked.push("roots".into());
+        self.asked.push(under("roots".into(), &reply));
         reply.respond(&ListRootsResult::new(&[Root::new("file:///desk", Some("desk"))]));
     }
 
     fn sampling(&mut self, params: CreateMessageParams<'_>, reply: Reply<'_, '_>) {
-        self.asked.push(format!("sampling {}", params.max_tokens));
+        self.asked.push(under(format!("sampling {}", params.max_tokens), &reply));
         let result = CreateMessageResult {
             role: MessageRole::Assistant,
             content: OneOrMany::One(ContentBlock::text("a poem")),
@@ -409,7 +417,7 @@ fn hooks_fulfil_the_input_requests_of_an_input_required_result() {
     )
     .unwrap();
     let (responses, state) = client.fulfil(result).unwrap();
-    assert_eq!(client.hooks().asked, ["sampling 9", "roots"]);
+    assert_eq!(client.hooks().asked, ["sampling 9 under q0", "roots under q\"1"]);
     assert_eq!(state.as_deref(), Some("s.1"));
     let responses: Value = serde_json::from_slice(&responses).unwrap();
     assert_eq!(responses["q0"]["content"]["text"], "a poem");
