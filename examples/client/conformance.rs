@@ -39,8 +39,8 @@ use mcp_sansio::session::SendError;
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Hooks, Reply};
 use mcp_sansio::wire::RawJson;
 
-use crate::app::{CLIENT_NAME, fill_form};
 use crate::oauth::OAuth;
+use crate::plan::{CLIENT_NAME, fill_form};
 
 /// The tools listed: name and `inputSchema` as the server wrote it. Shared with the
 /// request-headers callback, which runs on the client's loop thread.

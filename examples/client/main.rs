@@ -22,20 +22,19 @@
 //!
 //!     cargo run --example client --features stdio,http -- --http http://127.0.0.1:3000/mcp
 
-mod app;
 mod conformance;
 mod oauth;
+mod plan;
 mod script;
 
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_sansio::ProtocolVersion;
-use mcp_sansio::adapters::stdio::{ChildProcess, Exit, StderrMode, StdioLoop};
 use mcp_sansio::http::client::TransportMode;
 use mcp_sansio::session::Era;
 
-use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
+use plan::{ElicitPolicy, Plan, ToolCall};
 
 const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
        client [options] --http URL [--transport auto|streamable|sse]
@@ -208,36 +207,5 @@ fn run(args: Args) -> std::io::Result<bool> {
             _ => script::over_http(url, *mode, args.plan),
         };
     }
-    // The toolkit's client keeps the wire to itself: showing it, or writing a malformed
-    // line into it, takes the bare endpoint.
-    if !args.wire && !args.plan.malformed {
-        return script::over_stdio(&args.command, args.plan, args.grace, args.term_grace);
-    }
-    println!("== Starting the server: {}", args.command.join(" "));
-    let mut command = Command::new(&args.command[0]);
-    command.args(&args.command[1..]);
-    let (child, stdin, stdout) = ChildProcess::spawn(&mut command, StderrMode::Inherit)?;
-    let writer = SharedWriter::new(stdin, args.wire);
-    let mut event_loop = StdioLoop::new(TapReader::new(stdout, args.wire))?;
-    let capabilities = args.plan.capabilities();
-    let config = args.plan.config(&capabilities);
-    let (mut rx, mut tx) = (vec![0u8; 1024 * 1024], vec![0u8; 64 * 1024]);
-    let mut endpoint: ClientEndpoint<'_> =
-        ClientEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(std::io::Error::other)?;
-    let mut app = ClientApp::new(args.plan, Some(writer.clone()));
-    let reason = event_loop.run(&mut endpoint, writer.clone(), &mut app)?;
-
-    // Shut the server down as the specification says: close its stdin, wait, SIGTERM,
-    // wait, SIGKILL.
-    writer.close();
-    let exit = child.shutdown(args.grace, args.term_grace)?;
-    match exit {
-        Exit::Exited(status) => println!("   · the server exited by itself after its stdin closed: {status}"),
-        Exit::Terminated(status) => println!(
-            "   · the server did not exit within {} ms of its stdin closing; SIGTERM ended it: {status}",
-            args.grace.as_millis()
-        ),
-        Exit::Killed(status) => println!("   · the server ignored SIGTERM too; SIGKILL ended it: {status}"),
-    }
-    Ok(app.verdict(&reason.to_string()))
+    script::over_stdio(&args.command, args.plan, args.wire, [args.grace, args.term_grace])
 }

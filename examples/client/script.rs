@@ -7,14 +7,16 @@
 //! other; what comes meanwhile (progress, log messages, list changes, the server's
 //! questions) is printed from the client's loop thread as it arrives.
 //!
-//! What this script cannot show, because the toolkit keeps the wire to itself, runs
-//! on the bare endpoint (`app.rs`): every line on the wire (`--wire`) and a malformed
-//! line with the server's -32700 (`--malformed`).
+//! Over stdio, `--wire` prints every line each way and `--malformed` writes a broken
+//! line between two messages, through the toolkit's wire mode
+//! ([`StdioClientBuilder::tap_wire`](mcp_sansio::toolkit::client::StdioClientBuilder::tap_wire));
+//! the server's answer to it, an error it cannot tie to a request, comes as a
+//! misbehaviour. (`app.rs` runs the same plan on the bare endpoint for `examples/demo`.)
 
 use std::io;
 use std::process::Command;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use mcp_sansio::ProtocolVersion;
@@ -24,31 +26,59 @@ use mcp_sansio::mcp::{
     ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitAction, ElicitParams,
     ElicitResult, Implementation, ListChanged, ListRootsResult, MessageRole, OneOrMany, Root, StopReason, VersionSet,
 };
-use mcp_sansio::session::IncomingNotification;
-use mcp_sansio::toolkit::client::{Answer, BlockingClient, ClientBuilder, ClientError, Closed, Hooks, Reply};
+use mcp_sansio::session::{IncomingNotification, Misbehavior};
+use mcp_sansio::toolkit::client::{Answer, BlockingClient, ClientBuilder, ClientError, Closed, Hooks, Reply, Wire};
 use mcp_sansio::toolkit::server::List;
 use mcp_sansio::wire::{ErrorCode, RawJson};
 
-use crate::app::{CLIENT_NAME, ElicitPolicy, Plan, ToolCall, describe_result, fill_form};
+use crate::plan::{CLIENT_NAME, ElicitPolicy, Plan, ToolCall, clip, describe_result, fill_form};
 
 fn event(text: impl std::fmt::Display) {
     println!("   · {text}");
 }
+
+const OPENING: &str = "Opening: the probe, then the handshake if the server is of that era";
 
 fn section(title: &str) {
     println!();
     println!("== {title}");
 }
 
-/// Runs `plan` against the server `command` starts, over stdio.
-pub fn over_stdio(command: &[String], plan: Plan, grace: Duration, term_grace: Duration) -> io::Result<bool> {
+/// Runs `plan` against the server `command` starts, over stdio; `wire`: print every
+/// line; `graces`: how long the server has to exit after its stdin closes, then after
+/// SIGTERM.
+pub fn over_stdio(command: &[String], plan: Plan, wire: bool, graces: [Duration; 2]) -> io::Result<bool> {
     println!("== Starting the server: {}", command.join(" "));
     let mut cmd = Command::new(&command[0]);
     cmd.args(&command[1..]);
-    let builder = BlockingClient::builder(cmd).stderr(StderrMode::Inherit).shutdown_grace(grace, term_grace);
+    let mut builder = BlockingClient::builder(cmd).stderr(StderrMode::Inherit).shutdown_grace(graces[0], graces[1]);
+    if wire || plan.malformed {
+        let lines = Mutex::new([Vec::new(), Vec::new()]);
+        builder = builder.tap_wire(move |way, bytes| {
+            if wire {
+                print_lines(&lines, way, bytes);
+            }
+        });
+    }
     let seen = Seen::default();
+    section(OPENING);
     let connected = configure(builder, &plan, &seen).spawn();
-    Ok(run(connected, &plan, &seen, grace))
+    Ok(run(connected, &plan, &seen, graces[0]))
+}
+
+/// Prints the complete lines among `bytes` (the rest waits for its end).
+fn print_lines(partial: &Mutex<[Vec<u8>; 2]>, way: Wire, bytes: &[u8]) {
+    let (i, arrow) = match way {
+        Wire::Sent => (0, "→"),
+        Wire::Received => (1, "←"),
+    };
+    let mut partial = partial.lock().unwrap_or_else(PoisonError::into_inner);
+    let partial = &mut partial[i];
+    partial.extend_from_slice(bytes);
+    while let Some(end) = partial.iter().position(|&b| b == b'\n') {
+        let line: Vec<u8> = partial.drain(..=end).collect();
+        println!("      {arrow} {}", clip(&String::from_utf8_lossy(&line[..end]), 160));
+    }
 }
 
 /// Runs `plan` against the server at `url`, over Streamable HTTP (falling back to
@@ -56,26 +86,31 @@ pub fn over_stdio(command: &[String], plan: Plan, grace: Duration, term_grace: D
 pub fn over_http(url: &str, mode: TransportMode, plan: Plan) -> io::Result<bool> {
     println!("== Connecting to {url} over HTTP ({mode:?})");
     let seen = Seen::default();
+    section(OPENING);
     let connected = configure(BlockingClient::http(url).transport(mode), &plan, &seen).connect();
     Ok(run(connected, &plan, &seen, Duration::ZERO))
 }
 
 /// What the loop thread counts for the script: progress reports of the current call,
-/// notifications on listen streams.
+/// notifications on listen streams, whether the server answered a line it could not
+/// read.
 #[derive(Clone, Default)]
 struct Seen {
     progress: Arc<AtomicU32>,
     on_stream: Arc<AtomicU32>,
+    unreadable: Arc<AtomicBool>,
 }
 
 /// The settings `plan` asks for, whatever the transport.
 fn configure<T>(builder: ClientBuilder<T>, plan: &Plan, seen: &Seen) -> ClientBuilder<T, Scripted> {
     let on_stream = Arc::clone(&seen.on_stream);
+    let unreadable = Arc::clone(&seen.unreadable);
     let builder = builder
         .info(Implementation::new(CLIENT_NAME, env!("CARGO_PKG_VERSION")))
         .timeout(plan.request_timeout)
         .hooks(Scripted { elicit: plan.elicit, roots: plan.roots.clone(), version: plan.version })
-        .notifications(move |n| heard(n, &on_stream));
+        .notifications(move |n| heard(n, &on_stream))
+        .misbehavior(move |m| broke(m, &unreadable));
     match plan.version {
         // One version named: its era is the session's.
         Some(v) => builder.versions(VersionSet::only(v)),
@@ -95,16 +130,29 @@ fn heard(n: &IncomingNotification<'_>, on_stream: &AtomicU32) {
     }
 }
 
-fn clip(line: &str, width: usize) -> String {
-    match line.char_indices().nth(width) {
-        Some((cut, _)) => format!("{}… ({} bytes)", &line[..cut], line.len()),
-        None => line.to_string(),
+/// A rule the server broke, printed (the session has dealt with it).
+fn broke(m: &Misbehavior<'_>, unreadable: &AtomicBool) {
+    match m {
+        Misbehavior::UncorrelatedError { error } => {
+            unreadable.store(true, Ordering::Relaxed);
+            event(format_args!(
+                "the server could not read one of our lines: error {} {:?}, without an id: it could not tell which",
+                error.code.0,
+                error.message.to_string()
+            ));
+        }
+        Misbehavior::LateResponse { id } => {
+            event(format_args!("a response to {id} crossed our cancellation; the endpoint dropped it"))
+        }
+        Misbehavior::UnknownProgressToken { token } => {
+            event(format_args!("progress for {token}, which we no longer wait for; the endpoint dropped it"))
+        }
+        other => event(format_args!("the server broke a rule: {other:?}")),
     }
 }
 
 /// The script, the shutdown and the summary; whether every step behaved.
 fn run(connected: io::Result<BlockingClient>, plan: &Plan, seen: &Seen, grace: Duration) -> bool {
-    section("Opening: the probe, then the handshake if the server is of that era");
     let mut script = Script { plan, seen, failures: Vec::new() };
     let client = match connected {
         Ok(client) => client,
@@ -210,6 +258,23 @@ impl Script<'_> {
         }
         if plan.listen && stateless {
             self.listen(client);
+        }
+        if plan.malformed {
+            self.malformed(client);
+            self.ping(client, stateless);
+        }
+    }
+
+    fn malformed(&mut self, client: &BlockingClient) {
+        section("A malformed line");
+        self.seen.unreadable.store(false, Ordering::Relaxed);
+        let line = b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{\n";
+        if let Err(e) = client.write_raw(line) {
+            return self.fail(format!("could not write the malformed line: {e}"));
+        }
+        std::thread::sleep(self.plan.quiet);
+        if !self.seen.unreadable.load(Ordering::Relaxed) {
+            event("the server did not answer the malformed line (JSON-RPC asks for a -32700 error)");
         }
     }
 
@@ -389,6 +454,14 @@ impl Script<'_> {
     }
 }
 
+/// Says so when a question is one of a stateless server's `input_required` results
+/// (answered, then the call sent again by the toolkit).
+fn input_required(reply: &Reply<'_, '_>, method: &str) {
+    if let Some(key) = reply.input_key() {
+        event(format_args!("input required under {key}: {method}"));
+    }
+}
+
 /// The server's requests (or a stateless server's input requests), answered by the
 /// plan: sampling with a scripted message, elicitation by `--elicit`, roots by `--root`.
 struct Scripted {
@@ -411,6 +484,7 @@ impl Hooks for Scripted {
     }
 
     fn sampling(&mut self, params: CreateMessageParams<'_>, reply: Reply<'_, '_>) {
+        input_required(&reply, "sampling/createMessage");
         let prompt = params
             .messages
             .iter()
@@ -431,6 +505,7 @@ impl Hooks for Scripted {
     }
 
     fn elicitation(&mut self, params: ElicitParams<'_>, reply: Reply<'_, '_>) {
+        input_required(&reply, "elicitation/create");
         let (message, content) = match params {
             ElicitParams::Form(form) => (form.message.to_string(), fill_form(form.requested_schema)),
             ElicitParams::Url(url) => (format!("{} ({})", url.message, url.url), None),
@@ -450,6 +525,7 @@ impl Hooks for Scripted {
     }
 
     fn roots(&mut self, reply: Reply<'_, '_>) {
+        input_required(&reply, "roots/list");
         event("the server asks for our roots (roots/list)");
         let roots: Vec<Root<'_>> = self.roots.iter().map(|r| Root::new(r, None)).collect();
         reply.respond(&ListRootsResult::new(&roots));
