@@ -433,6 +433,9 @@ fn a_server_that_is_not_there_is_an_error() {
     assert!(BlockingClient::connect(&format!("http://{addr}/mcp")).is_err());
     let bad = BlockingClient::connect("not a url").unwrap_err();
     assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
+    // An exchange the adapter cannot start at all ends the run, before any connection.
+    let tls = BlockingClient::connect("https://127.0.0.1:9/mcp").unwrap_err();
+    assert!(tls.to_string().contains("https URLs are not supported"), "{tls}");
 }
 
 #[test]
