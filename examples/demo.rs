@@ -35,7 +35,7 @@ use mcp_sansio::session::{CloseReason, Era};
 
 use client_app::{ClientApp, ClientEndpoint, SharedWriter, TapReader};
 use plan::{Plan, ToolCall};
-use server_app::{Options, ServerApp, ServerEndpoint};
+use server_app::{Options, ServerEndpoint};
 
 const INTRO: &str = "\
 MCP, the Model Context Protocol, connects an application that runs a model (the client)
@@ -60,14 +60,13 @@ the client answers and sends the call again with a new id.";
 
 /// The server, as `examples/server` runs it, reading `input` and writing `output`.
 fn serve(input: io::PipeReader, output: io::PipeWriter) -> io::Result<CloseReason> {
-    let opts = Options { page_size: 4, cursor_key: *b"demo cursor key!", ..Options::default() };
+    let opts = Options { page_size: 4, ..Options::default() };
     let mut event_loop = StdioLoop::new(input)?;
     let (mut rx, mut tx) = (vec![0u8; 64 * 1024], vec![0u8; opts.tx_capacity]);
+    let (mut handler, config) = server_app::handler(&opts)?;
     let mut endpoint: ServerEndpoint<'_> =
-        ServerEndpoint::new(server_app::config(), &mut rx, &mut tx, event_loop.clock().now())
-            .map_err(io::Error::other)?;
-    let mut app = ServerApp::new(opts)?;
-    event_loop.serve(&mut endpoint, output, &mut app)
+        ServerEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
+    event_loop.serve(&mut endpoint, output, &mut handler)
 }
 
 fn call(name: &str, args: &str) -> ToolCall {

@@ -437,3 +437,89 @@ fn progress_of_a_session_that_reads_nothing_waits_instead_of_piling_up() {
     stopper.stop();
     loop_thread.join().unwrap();
 }
+
+#[test]
+fn a_job_that_closes_its_stream_is_answered_on_the_stream_the_client_resumes() {
+    let (go, wait) = channel::<()>();
+    let wait = Mutex::new(wait);
+    let (bound, listening) = channel();
+    let loop_thread = std::thread::spawn(move || {
+        let server = ServerBuilder::new("app-test", "1.0.0")
+            .blocking_tool("patient", "Frees the connection, then answers", move |job, Tag { tag }| {
+                job.close_stream();
+                let _ = wait.lock().unwrap().recv_timeout(PATIENCE);
+                format!("{tag} done")
+            })
+            .build();
+        let config = server.config();
+        let mut handler = server.handler(());
+        let mut http: HttpServer<'static, _> =
+            HttpServer::bind("127.0.0.1:0", config, ServerOptions::default()).expect("bind");
+        bound.send((http.local_addr(), http.stopper())).unwrap();
+        http.run(&mut handler).unwrap();
+    });
+    let (addr, stopper) = listening.recv_timeout(PATIENCE).expect("the server never listened");
+    let target = Target { addr, path: "/mcp".into() };
+    let mut conn = Raw::connect(target.addr);
+    let s = open_session(&mut conn, &target).expect("session");
+
+    // The call's stream: its priming event, then the response ends without the answer.
+    let mut held = Raw::connect(target.addr);
+    let body = call(7, "patient", json!({ "tag": "p" }), false);
+    held.send(format!("{}{body}", post_head(&target, Some(&s), body.len(), "")).as_bytes()).unwrap();
+    let head = held.response().unwrap();
+    assert!(head.status == 200 && head.streaming, "{}", head.status);
+    let priming = held.stream_until("\n\n").unwrap();
+    let event_id = priming.lines().find_map(|l| l.strip_prefix("id:")).map(str::trim).expect("a priming id");
+    // The response ends there (its last chunk), with no answer in it.
+    let mut rest = String::new();
+    while let Some(chunk) = held.next_chunk().unwrap() {
+        rest.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(!rest.contains("\"id\":7"), "the answer came on the closed stream: {rest}");
+
+    // The client resumes the stream; the answer comes there once the job is done.
+    let mut resumed = Raw::connect(target.addr);
+    let get = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {}\r\nMCP-Protocol-Version: {}\r\nLast-Event-ID: {event_id}\r\n\r\n",
+        s.id, s.version
+    );
+    resumed.send(get.as_bytes()).unwrap();
+    let head = resumed.response().unwrap();
+    assert_eq!(head.status, 200);
+    go.send(()).unwrap();
+    let answer = next_message(&mut resumed);
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "p done");
+    stopper.stop();
+    loop_thread.join().unwrap();
+}
+
+#[test]
+fn a_result_longer_than_the_transmit_buffer_goes_out_once_the_adapter_grows_it() {
+    let (bound, listening) = channel();
+    let loop_thread = std::thread::spawn(move || {
+        let server = ServerBuilder::new("app-test", "1.0.0")
+            .tool("long", "Says a lot", |Count { to }| "x".repeat(to as usize))
+            .build();
+        let config = server.config();
+        let mut handler = server.handler(());
+        // A session's buffers start at 16 KiB and grow up to `tx_buffer` (128 KiB).
+        let mut http: HttpServer<'static, _> =
+            HttpServer::bind("127.0.0.1:0", config, ServerOptions::default()).expect("bind");
+        bound.send((http.local_addr(), http.stopper())).unwrap();
+        http.run(&mut handler).unwrap();
+    });
+    let (addr, stopper) = listening.recv_timeout(PATIENCE).expect("the server never listened");
+    let target = Target { addr, path: "/mcp".into() };
+    let mut conn = Raw::connect(target.addr);
+    let s = open_session(&mut conn, &target).expect("session");
+    for (id, size) in [(2u64, 40_000u32), (3, 5)] {
+        let r = post(&mut conn, &target, Some(&s), &call(id, "long", json!({ "to": size }), false), "").unwrap();
+        let answer = messages(&r).pop().unwrap_or_default();
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        assert_eq!(text.len(), size as usize, "{size}: {}", r.text().chars().take(300).collect::<String>());
+    }
+    stopper.stop();
+    loop_thread.join().unwrap();
+}

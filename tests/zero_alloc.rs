@@ -849,3 +849,212 @@ mod toolkit {
         assert!(seen.pages >= 3 * 100);
     }
 }
+
+// ---- a task round (tasks extension) on the core path --------------------------------------
+
+mod task_round {
+    //! 300 tools/call answered with a task handle, each polled with the client's
+    //! `TaskPoller` until it completes (one poll answered `working` first), a third of them
+    //! given a `tasks/update`, a fifth cancelled: the vocabulary's `TaskHandle`,
+    //! `DetailedTask` and `TaskRequest`, the endpoint's gating and the poller allocate
+    //! nothing.
+
+    use core::fmt::Write;
+    use core::time::Duration;
+
+    use super::{Pipe, measure};
+    use mcp_sansio::mcp::{DetailedTask, ResultType, Role, TaskHandle, TaskRequest, TaskStatus};
+    use mcp_sansio::session::{Config, Endpoint, Era, Event, Output, RequestOptions, TaskPoller, TaskUpdate};
+    use mcp_sansio::time::Instant;
+    use mcp_sansio::wire::{JsonStr, RawJson};
+
+    type Ep<'a> = Endpoint<'a, 4, 4>;
+
+    const RESULT: RawJson<'static> =
+        RawJson::from_static(r#"{"content":[{"type":"text","text":"done"}],"isError":false}"#);
+    const CREATED: &str = "2026-01-01T00:00:00Z";
+    const TASKS: usize = 300;
+
+    #[derive(Default, Debug)]
+    struct Seen {
+        created: u32,
+        working: u32,
+        completed: u32,
+        cancelled_acks: u32,
+        acks: u32,
+        polls_served: u32,
+        other: u32,
+    }
+
+    fn id_text(n: usize) -> heapless::String<16> {
+        let mut s = heapless::String::new();
+        let _ = write!(s, "task-{n}");
+        s
+    }
+
+    /// The server: a task per call; each task's first poll says `working`, the next
+    /// `completed` (the number of polls kept per task in a fixed array).
+    fn serve(
+        server: &mut Ep<'_>,
+        out: &mut Pipe<65_536>,
+        polls: &mut [u8; TASKS],
+        next_task: &mut usize,
+        seen: &mut Seen,
+    ) {
+        loop {
+            let event = match server.poll_output() {
+                Output::Transmit(bytes) => {
+                    out.push(&bytes);
+                    continue;
+                }
+                Output::Idle { .. } => return,
+                Output::Event(event) => event,
+            };
+            let Event::Request(mut r) = event else { continue };
+            if r.method.name() == "tools/call" {
+                let id = id_text(*next_task);
+                *next_task += 1;
+                let mut handle =
+                    TaskHandle::working(JsonStr::from_text(&id), JsonStr::from_text(CREATED), Some(60_000));
+                handle.poll_interval_ms = Some(100);
+                r.respond(&handle).unwrap();
+                continue;
+            }
+            let request = TaskRequest::decode(r.method.name(), r.params).unwrap().unwrap();
+            let n: usize = request.task_id().as_plain().unwrap()["task-".len()..].parse().unwrap();
+            match request {
+                TaskRequest::Get(_) => {
+                    seen.polls_served += 1;
+                    polls[n] += 1;
+                    let done = polls[n] > 1;
+                    let task = DetailedTask {
+                        result_type: Some(ResultType::Complete),
+                        task_id: request.task_id(),
+                        status: if done { TaskStatus::Completed } else { TaskStatus::Working },
+                        status_message: None,
+                        created_at: JsonStr::from_text(CREATED),
+                        last_updated_at: JsonStr::from_text(CREATED),
+                        ttl_ms: Some(60_000),
+                        poll_interval_ms: Some(100),
+                        input_requests: None,
+                        result: done.then_some(RESULT),
+                        error: None,
+                        meta: None,
+                    };
+                    r.respond(&task).unwrap();
+                }
+                TaskRequest::Update(_) | TaskRequest::Cancel(_) => {
+                    r.respond_empty().unwrap();
+                }
+            }
+        }
+    }
+
+    fn deliver(to: &mut Ep<'_>, pipe: &mut Pipe<65_536>, now: Instant) {
+        while pipe.len > 0 {
+            let n = to.handle_input(now, &pipe.buf[..pipe.len]);
+            pipe.take(n);
+            if n == 0 {
+                break;
+            }
+        }
+    }
+
+    fn run(bufs: &mut [[u8; 16 * 1024]; 4]) -> Seen {
+        let [crx, ctx, srx, stx] = bufs;
+        let caps = RawJson::from_static(r#"{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#);
+        let server_caps = RawJson::from_static(r#"{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#);
+        let info = RawJson::from_static(r#"{"name":"zero","version":"1"}"#);
+        let mut now = Instant::ZERO;
+        let mut client: Ep<'_> =
+            Endpoint::new(Config::new(Role::Client, info).capabilities(caps).era(Era::Modern), crx, ctx, now).unwrap();
+        let mut server: Ep<'_> =
+            Endpoint::new(Config::new(Role::Server, info).capabilities(server_caps), srx, stx, now).unwrap();
+        let (mut to_server, mut to_client) = (Pipe::<65_536>::new(), Pipe::<65_536>::new());
+        let mut polls = [0u8; TASKS];
+        let mut next_task = 0;
+        let mut seen = Seen::default();
+        // One exchange: the client's bytes to the server, its answers back; the client's
+        // events to `poller`, then counted.
+        macro_rules! exchange {
+            ($poller:expr) => {{
+                let mut handle: Option<TaskPoller> = None;
+                for _ in 0..8 {
+                    loop {
+                        match client.poll_output() {
+                            Output::Transmit(bytes) => to_server.push(&bytes),
+                            Output::Event(e) => match $poller
+                                .as_mut()
+                                .and_then(|p: &mut TaskPoller| p.handle_event(&e, now))
+                            {
+                                Some(TaskUpdate::Working { .. }) => seen.working += 1,
+                                Some(TaskUpdate::Completed { result }) => {
+                                    assert_eq!(result.as_bytes(), RESULT.as_bytes());
+                                    seen.completed += 1;
+                                }
+                                Some(_) => seen.other += 1,
+                                None => match e {
+                                    Event::TaskCreated { task, .. } => {
+                                        seen.created += 1;
+                                        handle = Some(TaskPoller::new(task, now).unwrap());
+                                    }
+                                    // The acknowledgements of tasks/update and tasks/cancel.
+                                    Event::Response { result, .. } if result.get("taskId").is_none() => seen.acks += 1,
+                                    Event::Negotiated { .. } | Event::Ready { .. } => {}
+                                    _ => seen.other += 1,
+                                },
+                            },
+                            Output::Idle { .. } => break,
+                        }
+                    }
+                    deliver(&mut server, &mut to_server, now);
+                    serve(&mut server, &mut to_client, &mut polls, &mut next_task, &mut seen);
+                    deliver(&mut client, &mut to_client, now);
+                }
+                handle
+            }};
+        }
+        let mut none: Option<TaskPoller> = None;
+        let _ = exchange!(none);
+        for n in 0..TASKS {
+            let call = RawJson::from_static(r#"{"name":"slow","arguments":{}}"#);
+            client.send_request(now, "tools/call", Some(&call), RequestOptions::default()).unwrap();
+            let mut poller = exchange!(none);
+            assert!(poller.is_some(), "task {n} created");
+            if n % 3 == 0 {
+                let answers = RawJson::from_static(r#"{"q0":{"action":"accept","content":{}}}"#);
+                poller.as_mut().unwrap().answer(&mut client, now, &answers).unwrap();
+                let _ = exchange!(none);
+            }
+            if n % 5 == 0 {
+                poller.as_mut().unwrap().cancel(&mut client, now).unwrap();
+                let _ = exchange!(none);
+                seen.cancelled_acks += 1;
+                continue;
+            }
+            while let Some(due) = poller.as_ref().and_then(TaskPoller::poll_timeout) {
+                now = due.max(now);
+                poller.as_mut().unwrap().handle_timeout(&mut client, now).unwrap();
+                let _ = exchange!(poller);
+            }
+            assert!(poller.unwrap().is_done());
+            now = now + Duration::from_millis(1);
+        }
+        seen
+    }
+
+    #[test]
+    fn a_task_round_allocates_nothing() {
+        let mut bufs = [[0u8; 16 * 1024]; 4];
+        let _ = measure(|| 0);
+        let (seen, allocs, deallocs) = measure(|| run(&mut bufs));
+        println!("{seen:?}, allocations: {allocs}, deallocations: {deallocs}");
+        assert_eq!((allocs, deallocs), (0, 0));
+        let cancelled = TASKS.div_ceil(5) as u32;
+        assert_eq!(seen.created as usize, TASKS);
+        assert_eq!(seen.completed, TASKS as u32 - cancelled);
+        assert_eq!(seen.working, seen.completed, "each polled once while working");
+        assert_eq!(seen.acks as usize, TASKS.div_ceil(3) + TASKS.div_ceil(5), "every update and cancel acknowledged");
+        assert_eq!(seen.other, 0);
+    }
+}

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 TARGET=thumbv7em-none-eabihf
 TARGET_DIR=../../target/size-probe
-PROBES=(empty classify decode decode_f64 encode framer full session tools_bare toolkit sse_decode sse_encode http_headers http_server http_client)
+PROBES=(empty classify decode decode_f64 encode framer full session session_full tools_bare toolkit sse_decode sse_encode http_headers http_server http_client)
 
 rustup --quiet target add "$TARGET"
 rustup --quiet component add llvm-tools

@@ -2,7 +2,7 @@
 //! (tools, resources, prompts, with their exact texts) plus a few tools of its own that
 //! exercise the rest of the protocol (a long-running tool, list changes, resource updates).
 
-use mcp_sansio::mcp::{Prompt, PromptArgument, Resource, ResourceTemplate, Tool};
+use mcp_sansio::mcp::{Resource, ResourceTemplate, Tool};
 use mcp_sansio::wire::{JsonStr, RawJson};
 
 /// A 1x1 red PNG pixel.
@@ -18,7 +18,6 @@ pub const LOGGING_DONE: &str = "Tool with logging executed successfully";
 pub const LOG_LINES: [&str; 3] = ["Tool execution started", "Tool processing data", "Tool execution completed"];
 pub const STATIC_TEXT: &str = "This is the content of the static text resource.";
 pub const WATCHED_TEXT: &str = "Watched resource content";
-pub const LOGGER: &str = "conformance-test-server";
 
 /// The URI of the resource that changes.
 pub const WATCHED_URI: &str = "test://watched-resource";
@@ -123,8 +122,8 @@ pub const RESOURCES: [Resource<'static>; 3] = [
     },
 ];
 
-pub const TEMPLATE_PREFIX: &str = "test://template/";
-pub const TEMPLATE_SUFFIX: &str = "/data";
+/// The resource template's URI template.
+pub const TEMPLATE_URI: &str = "test://template/{id}/data";
 
 pub const TEMPLATES: [ResourceTemplate<'static>; 1] = [ResourceTemplate {
     title: text("Resource Template"),
@@ -133,38 +132,24 @@ pub const TEMPLATES: [ResourceTemplate<'static>; 1] = [ResourceTemplate {
     ..ResourceTemplate::new("test://template/{id}/data", "template")
 }];
 
-const fn argument(name: &'static str, description: &'static str) -> PromptArgument<'static> {
-    PromptArgument { description: text(description), ..PromptArgument::new(name, true) }
+mcp_sansio::schema! {
+    /// The arguments of `test_prompt_with_arguments`.
+    #[derive(serde::Deserialize)]
+    pub struct TwoArgs {
+        /// First test argument
+        pub arg1: String,
+        /// Second test argument
+        pub arg2: String,
+    }
+
+    /// The argument of `test_prompt_with_embedded_resource`.
+    #[derive(serde::Deserialize)]
+    pub struct EmbedArgs {
+        /// URI of the resource to embed
+        #[serde(rename = "resourceUri")]
+        pub resource_uri: String,
+    }
 }
-
-const PROMPT_ARGS: [PromptArgument<'static>; 2] =
-    [argument("arg1", "First test argument"), argument("arg2", "Second test argument")];
-const RESOURCE_ARG: [PromptArgument<'static>; 1] = [argument("resourceUri", "URI of the resource to embed")];
-
-pub const PROMPTS: [Prompt<'static>; 4] = [
-    Prompt {
-        title: text("Simple Test Prompt"),
-        description: text("A simple prompt without arguments"),
-        arguments: None,
-        ..Prompt::new("test_simple_prompt", &[])
-    },
-    Prompt {
-        title: text("Prompt With Arguments"),
-        description: text("A prompt with required arguments"),
-        ..Prompt::new("test_prompt_with_arguments", &PROMPT_ARGS)
-    },
-    Prompt {
-        title: text("Prompt With Embedded Resource"),
-        description: text("A prompt that includes an embedded resource"),
-        ..Prompt::new("test_prompt_with_embedded_resource", &RESOURCE_ARG)
-    },
-    Prompt {
-        title: text("Prompt With Image"),
-        description: text("A prompt that includes image content"),
-        arguments: None,
-        ..Prompt::new("test_prompt_with_image", &[])
-    },
-];
 
 /// Completion candidates for the arguments of `test_prompt_with_arguments`.
 pub const ARGUMENT_WORDS: [&str; 6] = ["hello", "help", "paris", "park", "party", "world"];

@@ -1,5 +1,7 @@
-//! A complete MCP server over stdio or HTTP: the same [`Handler`](mcp_sansio::adapters::app::Handler)
-//! on [`StdioLoop`] or on [`HttpServer`], with a worker pool.
+//! A complete MCP server over stdio or HTTP, declared on the toolkit
+//! ([`ServerBuilder`](mcp_sansio::toolkit::server::ServerBuilder)): the same
+//! [`ServerHandler`](mcp_sansio::toolkit::server::ServerHandler) on [`StdioLoop`] or on
+//! [`HttpServer`], with a worker pool for its slow tools.
 //!
 //! It offers every fixture of the official conformance suite (tools `test_*`, resources
 //! `test://…`, prompts `test_*`, completion, logging) plus:
@@ -37,7 +39,7 @@ use std::time::Duration;
 
 use mcp_sansio::adapters::stdio::{Sink, StdioLoop};
 
-use app::{Options, ServerApp, ServerEndpoint};
+use app::{Options, ServerEndpoint};
 
 #[cfg(feature = "http")]
 const USAGE: &str = "usage: server [--http ADDR [--json-response] [--bearer TOKEN]] [--page-size N] [--workers N]
@@ -51,7 +53,7 @@ const USAGE: &str = "usage: server [--http ADDR [--json-response] [--bearer TOKE
   --page-size N          items per page of every list (default 1000: one page)
   --workers N            worker threads for slow tools (default 4)
   --watch-interval-ms MS also change test://watched-resource every MS milliseconds
-  --verbose              describe every event on stderr";
+  --verbose              describe the events the toolkit leaves to the application on stderr";
 
 #[cfg(not(feature = "http"))]
 const USAGE: &str = "usage: server [--page-size N] [--workers N] [--watch-interval-ms MS] [--verbose]
@@ -59,7 +61,7 @@ const USAGE: &str = "usage: server [--page-size N] [--workers N] [--watch-interv
   --page-size N          items per page of every list (default 1000: one page)
   --workers N            worker threads for slow tools (default 4)
   --watch-interval-ms MS also change test://watched-resource every MS milliseconds
-  --verbose              describe every event on stderr";
+  --verbose              describe the events the toolkit leaves to the application on stderr";
 
 /// The receive buffer: the largest message the server accepts (longer lines are skipped).
 const RX_BUFFER: usize = 512 * 1024;
@@ -107,13 +109,13 @@ fn run_stdio(opts: Options) -> io::Result<()> {
     let verbose = opts.verbose;
     let mut event_loop = StdioLoop::stdin()?;
     let (mut rx, mut tx) = (vec![0u8; RX_BUFFER], vec![0u8; opts.tx_capacity]);
+    let (mut handler, config) = app::handler(&opts)?;
     let mut endpoint: ServerEndpoint<'_> =
-        ServerEndpoint::new(app::config(), &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-    let mut app = ServerApp::new(opts)?;
-    let reason = event_loop.serve(&mut endpoint, Sink::stdout()?, &mut app)?;
-    // Dropping the app joins its workers (their tickets were cancelled when the session
-    // ended, so they stop at once).
-    drop(app);
+        ServerEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
+    let reason = event_loop.serve(&mut endpoint, Sink::stdout()?, &mut handler)?;
+    // Dropping the handler joins the workers (their jobs were cancelled when the
+    // session ended, so they stop at once).
+    drop(handler);
     if verbose {
         eprintln!("[server] exiting: {reason}");
     }
@@ -142,11 +144,11 @@ fn run_http(addr: &str, json_response: bool, bearer: Option<String>, opts: Optio
     options.event_store = opts.tx_capacity + 64 * 1024;
     // 2026-07-28: the arguments that travel in Mcp-Param-* headers, checked by the server.
     options.param_headers = &mrtr::PARAM_HEADERS;
-    let mut app = ServerApp::new(opts)?;
-    let mut server: HttpServer<'_, ServerApp, { app::OUT }, 16> =
-        HttpServer::with_listener(listener, app::config(), options)?;
+    let (mut handler, config) = app::handler(&opts)?;
+    let mut server: HttpServer<'_, app::Handler, { app::OUT }, 16> =
+        HttpServer::with_listener(listener, config, options)?;
     eprintln!("listening on http://{}", server.local_addr());
-    server.run(&mut app)
+    server.run(&mut handler)
 }
 
 fn main() -> ExitCode {

@@ -144,11 +144,6 @@ impl Fixtures {
         Fixtures { sealer: StateSealer::new(key) }
     }
 
-    /// Whether `name` is one of the tools here.
-    pub fn has_tool(name: &str) -> bool {
-        TOOLS.iter().any(|(n, ..)| *n == name)
-    }
-
     fn seal(&self, now: Instant, method: Method<'_>, target: &str, keys: &[&str], payload: &str) -> String {
         let binding = StateBinding::new(method, target, keys);
         let mut out = vec![0u8; StateSealer::sealed_len(payload.len())];

@@ -17,26 +17,31 @@
 //! * era (bits 0-2): 0-3 the client's only version, each handshake version; 4 the
 //!   client of the stateless era only; 5 both sides of both eras (the probe decides);
 //!   6 a dual-era client and a handshake-only server (the probe falls back); 7 a
-//!   dual-era client and a stateless-only server;
+//!   dual-era client and a stateless-only server; bit 3: the server is built
+//!   [`Handshake`] (the stateless era not linked), bit 4: the client is, bit 5: the
+//!   server is built [`HandshakeServer`] (nor the client's side); a side built for the
+//!   handshake era whose configuration names stateless versions only is not tried;
 //! * op = byte % 10, see `step`; lengths and chunk sizes are the next bytes. The
 //!   application's commands cover the stateless era too: listen streams and their
 //!   acknowledgement, `input_required` results and the retries they call for, channels
-//!   closing.
+//!   closing, task handles (tasks extension) and the client's `TaskPoller` following
+//!   the first one (its polls sent as time advances; its deadline never in the past).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::mcp::{ProtocolVersion, Role, VersionSet};
 use mcp_sansio::session::{
-    Config, Endpoint, Era, Event, Keepalive, Origin, Output, OutputMode, PendingRequest, RequestOptions, RetryTicket,
+    Config, Endpoint, Era, Event, Full, Handshake, HandshakeServer, Keepalive, Origin, Output, OutputMode,
+    PendingRequest, Profile, RequestOptions, RetryTicket, TaskPoller,
 };
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, Message, NO_PARAMS, RawJson, RequestId};
 
 const SLOTS: usize = 4;
-type Ep<'a> = Endpoint<'a, SLOTS, SLOTS>;
+type Ep<'a, E> = Endpoint<'a, SLOTS, SLOTS, &'a mut [u8], E>;
 
-struct Side<'a> {
-    ep: Ep<'a>,
+struct Side<'a, E: Profile> {
+    ep: Ep<'a, E>,
     /// Bytes transmitted, not yet delivered to the other side.
     pipe: Vec<u8>,
     /// `Closed` events seen.
@@ -54,13 +59,15 @@ struct Side<'a> {
     trickle: Option<usize>,
     /// The part of a transmit taken so far.
     unsent: Vec<u8>,
+    /// Client: the first task handle received, followed.
+    poller: Option<TaskPoller>,
 }
 
 fn raw(text: &'static [u8]) -> RawJson<'static> {
     RawJson::parse(text).unwrap()
 }
 
-impl<'a> Side<'a> {
+impl<'a, E: Profile> Side<'a, E> {
     fn new(config: Config<'static>, rx: &'a mut [u8], tx: &'a mut [u8]) -> Self {
         let messages = config.output == OutputMode::Messages;
         let ep = Ep::new(config, rx, tx, Instant::ZERO).unwrap();
@@ -75,6 +82,7 @@ impl<'a> Side<'a> {
             messages,
             trickle: None,
             unsent: Vec::new(),
+            poller: None,
         }
     }
 
@@ -93,6 +101,7 @@ impl<'a> Side<'a> {
 
     fn drain(&mut self) {
         for _ in 0..100_000 {
+            let now = self.ep.now();
             match self.ep.poll_output() {
                 Output::Transmit(bytes) => {
                     assert!(!bytes.is_empty());
@@ -124,6 +133,12 @@ impl<'a> Side<'a> {
                 }
                 Output::Event(event) => {
                     assert_eq!(self.closed_events, 0, "event after Closed: {event:?}");
+                    if let Some(p) = self.poller.as_mut()
+                        && p.handle_event(&event, now).is_some()
+                    {
+                        assert!(p.poll_timeout().is_none_or(|t| t > now), "the next poll due in the past");
+                        continue;
+                    }
                     match event {
                         Event::Request(r) => self.held.push(r.pending()),
                         Event::InputRequired { id, result, retry, .. } => {
@@ -131,9 +146,15 @@ impl<'a> Side<'a> {
                             self.tickets.push((retry, state));
                             self.own.retain(|o| *o != id);
                         }
-                        Event::TaskCreated { id, .. }
-                        | Event::ResultRejected { id, .. }
-                        | Event::SubscriptionEnded { id, .. } => self.own.retain(|o| *o != id),
+                        Event::TaskCreated { id, task, .. } => {
+                            self.own.retain(|o| *o != id);
+                            if self.poller.is_none() {
+                                self.poller = TaskPoller::new(task, now).ok();
+                            }
+                        }
+                        Event::ResultRejected { id, .. } | Event::SubscriptionEnded { id, .. } => {
+                            self.own.retain(|o| *o != id)
+                        }
                         Event::Response { id, .. }
                         | Event::Error { id, .. }
                         | Event::TimedOut { id, .. }
@@ -197,6 +218,19 @@ impl<'a> Side<'a> {
                 let params = raw(br#"{"messages":[],"maxTokens":1}"#);
                 if let Ok(id) = self.ep.send_request(now, "sampling/createMessage", Some(&params), with_progress) {
                     self.own.push(id);
+                }
+            }
+            (2, _) if !self.held.is_empty() && k % 4 == 3 => {
+                // A task handle (refused where the method or the client does not allow it),
+                // or a tasks/get answer the poller reads.
+                let id = &self.held[usize::from(k) % self.held.len()];
+                let answer = if k & 4 == 0 {
+                    raw(br#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"a","lastUpdatedAt":"a","ttlMs":null,"pollIntervalMs":5}"#)
+                } else {
+                    raw(br#"{"taskId":"t1","status":"input_required","createdAt":"a","lastUpdatedAt":"b","ttlMs":9,"inputRequests":{"q0":{"method":"roots/list"}}}"#)
+                };
+                if self.ep.respond(id, &answer).is_ok() {
+                    let _answered = self.held.remove(usize::from(k) % self.held.len());
                 }
             }
             (2, _) if !self.held.is_empty() => {
@@ -294,12 +328,25 @@ fn chunk_size(b: u8) -> usize {
 
 fuzz_target!(|data: &[u8]| {
     let [setup, era, ops @ ..] = data else { return };
+    let (client_built, server_built, server_only) = (era & 16 != 0, era & 8 != 0, era & 32 != 0);
+    match (client_built, server_built, server_only) {
+        (false, _, true) => run::<Full, HandshakeServer>(*setup, *era, ops),
+        (true, _, true) => run::<Handshake, HandshakeServer>(*setup, *era, ops),
+        (false, false, false) => run::<Full, Full>(*setup, *era, ops),
+        (false, true, false) => run::<Full, Handshake>(*setup, *era, ops),
+        (true, false, false) => run::<Handshake, Full>(*setup, *era, ops),
+        (true, true, false) => run::<Handshake, Handshake>(*setup, *era, ops),
+    }
+});
+
+/// One run, the client built `C` and the server `S`.
+fn run<C: Profile, S: Profile>(setup: u8, era: u8, ops: &[u8]) {
     let rx = [256, 512, 4096, 65_536][usize::from((setup >> 3) & 3)];
     let small_tx = setup & 32 != 0;
     let mut client_config = Config::new(Role::Client, raw(br#"{"name":"c","version":"1"}"#))
-        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}"#));
+        .capabilities(raw(br#"{"roots":{"listChanged":true},"sampling":{},"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#));
     let mut server_config = Config::new(Role::Server, raw(br#"{"name":"s","version":"1"}"#)).capabilities(raw(
-        br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}}"#,
+        br#"{"tools":{"listChanged":true},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
     ));
     match era & 7 {
         e @ 0..=3 => {
@@ -320,13 +367,18 @@ fuzz_target!(|data: &[u8]| {
         client_config = client_config.keepalive(keepalive);
         server_config = server_config.keepalive(keepalive);
     }
+    // A side built for the handshake era only cannot take a stateless-only configuration.
+    if (!C::STATELESS && client_config.eras() == Era::Modern) || (!S::STATELESS && server_config.eras() == Era::Modern)
+    {
+        return;
+    }
     let (ctx, stx) = if small_tx { (700, 1100) } else { (65_536, 65_536) };
     let mut memory = vec![0u8; 2 * rx + ctx + stx];
     let (crx, rest) = memory.split_at_mut(rx);
     let (srx, rest) = rest.split_at_mut(rx);
     let (ctx, stx) = rest.split_at_mut(ctx);
-    let mut client = Side::new(client_config, crx, ctx);
-    let mut server = Side::new(server_config, srx, stx);
+    let mut client = Side::<C>::new(client_config, crx, ctx);
+    let mut server = Side::<S>::new(server_config, srx, stx);
     let mut now = Instant::ZERO;
     client.drain();
     server.drain();
@@ -358,18 +410,9 @@ fuzz_target!(|data: &[u8]| {
                 let start = at.min(ops.len());
                 let end = (start + len).min(ops.len());
                 at = end;
-                let side = if op % 10 == 0 { &mut server } else { &mut client };
-                if side.messages {
-                    // A message transport: the bytes are one frame, from origin `b`.
-                    let mut stalls = 0;
-                    while !side.ep.handle_frame_from(now, Some(Origin(u32::from(b))), &ops[start..end]) {
-                        side.drain();
-                        stalls += 1;
-                        assert!(stalls < 1000, "a frame is never taken");
-                    }
-                    side.drain();
-                } else {
-                    side.feed(now, &ops[start..end], chunk_size(b));
+                match op % 10 {
+                    0 => server.raw_input(now, &ops[start..end], b),
+                    _ => client.raw_input(now, &ops[start..end], b),
                 }
             }
             // A side's own output to the other: as a byte stream, or (message mode)
@@ -395,6 +438,11 @@ fuzz_target!(|data: &[u8]| {
                 now = now + core::time::Duration::from_millis(u64::from(a) * 1000 + u64::from(b) * 4);
                 client.ep.handle_timeout(now);
                 server.ep.handle_timeout(now);
+                client.drain();
+                if let Some(p) = client.poller.as_mut() {
+                    let _ = p.handle_timeout(&mut client.ep, now);
+                    assert!(p.poll_timeout().is_none_or(|t| t > now), "a poll due in the past");
+                }
                 client.drain();
                 server.drain();
             }
@@ -433,11 +481,33 @@ fuzz_target!(|data: &[u8]| {
     server.ep.handle_eof(now);
     client.drain();
     server.drain();
-    for side in [&mut client, &mut server] {
-        for id in std::mem::take(&mut side.held) {
-            let _ = side.ep.respond(&id, &raw(b"{}"));
-            side.drain();
+    client.finish();
+    server.finish();
+}
+
+impl<E: Profile> Side<'_, E> {
+    /// Raw bytes from the input, as if from the peer: a message transport takes them as
+    /// one frame, from origin `b`; a byte stream in chunks of `chunk_size(b)`.
+    fn raw_input(&mut self, now: Instant, bytes: &[u8], b: u8) {
+        if self.messages {
+            let mut stalls = 0;
+            while !self.ep.handle_frame_from(now, Some(Origin(u32::from(b))), bytes) {
+                self.drain();
+                stalls += 1;
+                assert!(stalls < 1000, "a frame is never taken");
+            }
+            self.drain();
+        } else {
+            self.feed(now, bytes, chunk_size(b));
         }
-        assert!(side.closed_events <= 1);
     }
-});
+
+    /// Answers what the application still holds; `Closed` came at most once.
+    fn finish(&mut self) {
+        for id in std::mem::take(&mut self.held) {
+            let _ = self.ep.respond(&id, &raw(b"{}"));
+            self.drain();
+        }
+        assert!(self.closed_events <= 1);
+    }
+}

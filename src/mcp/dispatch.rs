@@ -38,7 +38,7 @@ use super::server::resources::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, ResourceUriParams,
 };
 use super::server::tools::{CallToolParams, CallToolResult, ListToolsResult};
-use super::{Method, MethodKind};
+use super::{Method, MethodKind, direct};
 use crate::wire::{DecodeError, JsonKind, RawJson};
 
 /// Why params or a result could not be decoded for their method.
@@ -220,6 +220,21 @@ fn required<'a, T: Deserialize<'a>>(params: Option<RawJson<'a>>) -> Result<T, Di
     Ok(object(params.ok_or(DispatchError::MissingParams)?)?.decode()?)
 }
 
+/// [`required`], read by a direct decoder (see [`direct`](super::direct)) where it can.
+/// Inlined, as the direct decoders of the large types are, so that the value is built in
+/// the caller's result rather than copied there.
+#[inline(always)]
+fn required_direct<'a, T: Deserialize<'a>>(
+    params: Option<RawJson<'a>>,
+    direct: fn(RawJson<'a>) -> Option<T>,
+) -> Result<T, DispatchError> {
+    let params = object(params.ok_or(DispatchError::MissingParams)?)?;
+    match direct::ENABLED.then(|| direct(params)).flatten() {
+        Some(v) => Ok(v),
+        None => Ok(params.decode()?),
+    }
+}
+
 fn optional<'a, T: Deserialize<'a> + Default>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
     match params {
         None => Ok(T::default()),
@@ -239,31 +254,32 @@ fn kind_is(method: Method<'_>, kind: MethodKind) -> Result<(), DispatchError> {
 pub fn decode_request<'a>(method: Method<'_>, params: Option<RawJson<'a>>) -> Result<AnyRequest<'a>, DispatchError> {
     use AnyRequest as R;
     kind_is(method, MethodKind::Request)?;
-    Ok(match method {
-        Method::Initialize => R::Initialize(required(params)?),
-        Method::Ping => R::Ping(optional(params)?),
-        Method::ServerDiscover => R::Discover(optional(params)?),
-        Method::CompletionComplete => R::Complete(required(params)?),
-        Method::LoggingSetLevel => R::SetLevel(required(params)?),
-        Method::PromptsList => R::ListPrompts(optional(params)?),
-        Method::PromptsGet => R::GetPrompt(required(params)?),
-        Method::ResourcesList => R::ListResources(optional(params)?),
-        Method::ResourcesTemplatesList => R::ListResourceTemplates(optional(params)?),
-        Method::ResourcesRead => R::ReadResource(required(params)?),
-        Method::ResourcesSubscribe => R::Subscribe(required(params)?),
-        Method::ResourcesUnsubscribe => R::Unsubscribe(required(params)?),
-        Method::SubscriptionsListen => R::SubscriptionsListen(required(params)?),
-        Method::ToolsList => R::ListTools(optional(params)?),
-        Method::ToolsCall => R::CallTool(required(params)?),
-        Method::SamplingCreateMessage => R::CreateMessage(required(params)?),
-        Method::RootsList => R::ListRoots(optional(params)?),
-        Method::ElicitationCreate => R::Elicit(required(params)?),
-        Method::TasksGet => R::GetTask(required(params)?),
-        Method::TasksResult => R::GetTaskResult(required(params)?),
-        Method::TasksList => R::ListTasks(optional(params)?),
-        Method::TasksCancel => R::CancelTask(required(params)?),
-        _ => R::Other(params),
-    })
+    // Each arm makes the result itself (`map`), so that it is built where it is returned.
+    match method {
+        Method::Initialize => required(params).map(R::Initialize),
+        Method::Ping => optional(params).map(R::Ping),
+        Method::ServerDiscover => optional(params).map(R::Discover),
+        Method::CompletionComplete => required(params).map(R::Complete),
+        Method::LoggingSetLevel => required(params).map(R::SetLevel),
+        Method::PromptsList => optional(params).map(R::ListPrompts),
+        Method::PromptsGet => required(params).map(R::GetPrompt),
+        Method::ResourcesList => optional(params).map(R::ListResources),
+        Method::ResourcesTemplatesList => optional(params).map(R::ListResourceTemplates),
+        Method::ResourcesRead => required(params).map(R::ReadResource),
+        Method::ResourcesSubscribe => required_direct(params, direct::resource_uri).map(R::Subscribe),
+        Method::ResourcesUnsubscribe => required_direct(params, direct::resource_uri).map(R::Unsubscribe),
+        Method::SubscriptionsListen => required(params).map(R::SubscriptionsListen),
+        Method::ToolsList => optional(params).map(R::ListTools),
+        Method::ToolsCall => required_direct(params, direct::call_tool).map(R::CallTool),
+        Method::SamplingCreateMessage => required(params).map(R::CreateMessage),
+        Method::RootsList => optional(params).map(R::ListRoots),
+        Method::ElicitationCreate => required(params).map(R::Elicit),
+        Method::TasksGet => required(params).map(R::GetTask),
+        Method::TasksResult => required(params).map(R::GetTaskResult),
+        Method::TasksList => optional(params).map(R::ListTasks),
+        Method::TasksCancel => required(params).map(R::CancelTask),
+        _ => Ok(R::Other(params)),
+    }
 }
 
 /// Decodes a notification's `params` as its method defines them.
@@ -273,21 +289,22 @@ pub fn decode_notification<'a>(
 ) -> Result<AnyNotification<'a>, DispatchError> {
     use AnyNotification as N;
     kind_is(method, MethodKind::Notification)?;
-    Ok(match method {
-        Method::Initialized => N::Initialized(optional(params)?),
-        Method::Cancelled => N::Cancelled(required(params)?),
-        Method::Progress => N::Progress(required(params)?),
-        Method::LogMessage => N::LogMessage(required(params)?),
-        Method::ResourcesListChanged => N::ResourcesListChanged(optional(params)?),
-        Method::ResourcesUpdated => N::ResourceUpdated(required(params)?),
-        Method::PromptsListChanged => N::PromptsListChanged(optional(params)?),
-        Method::ToolsListChanged => N::ToolsListChanged(optional(params)?),
-        Method::RootsListChanged => N::RootsListChanged(optional(params)?),
-        Method::ElicitationComplete => N::ElicitationComplete(required(params)?),
-        Method::TasksStatus => N::TaskStatus(required(params)?),
-        Method::SubscriptionsAcknowledged => N::SubscriptionsAcknowledged(required(params)?),
-        _ => N::Other(params),
-    })
+    // Each arm makes the result itself (`map`), so that it is built where it is returned.
+    match method {
+        Method::Initialized => optional(params).map(N::Initialized),
+        Method::Cancelled => required_direct(params, direct::cancelled).map(N::Cancelled),
+        Method::Progress => required_direct(params, direct::progress).map(N::Progress),
+        Method::LogMessage => required_direct(params, direct::log_message).map(N::LogMessage),
+        Method::ResourcesListChanged => optional(params).map(N::ResourcesListChanged),
+        Method::ResourcesUpdated => required_direct(params, direct::resource_uri).map(N::ResourceUpdated),
+        Method::PromptsListChanged => optional(params).map(N::PromptsListChanged),
+        Method::ToolsListChanged => optional(params).map(N::ToolsListChanged),
+        Method::RootsListChanged => optional(params).map(N::RootsListChanged),
+        Method::ElicitationComplete => required(params).map(N::ElicitationComplete),
+        Method::TasksStatus => required(params).map(N::TaskStatus),
+        Method::SubscriptionsAcknowledged => required(params).map(N::SubscriptionsAcknowledged),
+        _ => Ok(N::Other(params)),
+    }
 }
 
 /// Decodes `result` as the answer to the request it is for: by that request's method,
@@ -336,7 +353,7 @@ pub fn decode_result<'a, 'm>(
         | Method::LoggingSetLevel
         | Method::ResourcesSubscribe
         | Method::ResourcesUnsubscribe
-        | Method::SubscriptionsListen => r.typed(A::Empty),
+        | Method::SubscriptionsListen => r.typed_direct(A::Empty, direct::empty_result),
         Method::ServerDiscover => r.typed(A::Discover),
         Method::CompletionComplete => r.typed(A::Complete),
         Method::PromptsList => r.typed(A::ListPrompts),
@@ -345,7 +362,7 @@ pub fn decode_result<'a, 'm>(
         Method::ResourcesTemplatesList => r.typed(A::ListResourceTemplates),
         Method::ResourcesRead => r.typed(A::ReadResource),
         Method::ToolsList => r.typed(A::ListTools),
-        Method::ToolsCall => r.typed(A::CallTool),
+        Method::ToolsCall => r.typed_direct(A::CallTool, direct::call_tool_result),
         Method::SamplingCreateMessage => r.typed(A::CreateMessage),
         Method::RootsList => r.typed(A::ListRoots),
         Method::ElicitationCreate => r.typed(A::Elicit),
@@ -369,15 +386,38 @@ impl<'a> Answer<'a, '_> {
         wrap: fn(T) -> AnyResult<'a>,
     ) -> Result<AnyResult<'a>, DispatchError> {
         match self.result.decode::<T>() {
-            Ok(v) => match v.result_type() {
-                None | Some(ResultType::Complete) => Ok(wrap(v)),
-                Some(other) => self.not_complete(other),
-            },
+            Ok(v) => self.checked(v, wrap),
             Err(e) => match ResultType::of(self.result) {
                 None => Err(DispatchError::BadResultType),
                 Some(ResultType::Complete) => Err(DispatchError::Decode(e)),
                 Some(other) => self.not_complete(other),
             },
+        }
+    }
+
+    /// [`typed`](Self::typed), read by a direct decoder (see [`direct`](super::direct))
+    /// where it can (inlined, see [`required_direct`]).
+    #[inline(always)]
+    fn typed_direct<T: Deserialize<'a> + CarriesResultType<'a>>(
+        &self,
+        wrap: fn(T) -> AnyResult<'a>,
+        direct: fn(RawJson<'a>) -> Option<T>,
+    ) -> Result<AnyResult<'a>, DispatchError> {
+        match direct::ENABLED.then(|| direct(self.result)).flatten() {
+            Some(v) => self.checked(v, wrap),
+            None => self.typed(wrap),
+        }
+    }
+
+    /// A result decoded as the method's own type, checked by its `resultType`.
+    fn checked<T: CarriesResultType<'a>>(
+        &self,
+        v: T,
+        wrap: fn(T) -> AnyResult<'a>,
+    ) -> Result<AnyResult<'a>, DispatchError> {
+        match v.result_type() {
+            None | Some(ResultType::Complete) => Ok(wrap(v)),
+            Some(other) => self.not_complete(other),
         }
     }
 

@@ -47,6 +47,7 @@ mod basic;
 mod capabilities;
 mod client;
 mod content;
+mod direct;
 mod dispatch;
 mod lazy;
 mod method;
@@ -67,8 +68,8 @@ pub use basic::mrtr::{
 pub use basic::progress::{ProgressParams, ProgressToken};
 pub use basic::subscriptions::{SubscriptionFilter, SubscriptionParams};
 pub use basic::tasks::{
-    CreateTaskResult, DetailedTask, ListTasksResult, Task, TaskHandle, TaskIdParams, TaskMetadata, TaskStatus,
-    UpdateTaskParams,
+    CreateTaskResult, DetailedTask, ListTasksResult, TASK_NOT_FOUND, Task, TaskHandle, TaskIdParams, TaskMetadata,
+    TaskRequest, TaskStatus, UpdateTaskParams,
 };
 pub use basic::{EmptyParams, EmptyResult, ResultType};
 pub use capabilities::{Capability, CapabilitySet};

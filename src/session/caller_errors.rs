@@ -192,7 +192,9 @@ pub enum ConfigError {
     NoHandshakeVersion,
     /// The configuration supports no protocol version at all.
     NoVersion,
-    /// Only a server endpoint can be resumed from a snapshot.
+    /// The configuration is a client's, for an endpoint that can only be a server: one
+    /// resumed from a snapshot, or one whose type is built for servers only
+    /// ([`HandshakeServer`](super::HandshakeServer)).
     NotAServer,
     /// The snapshot's version is not one the configuration supports.
     UnsupportedVersion,
@@ -212,7 +214,7 @@ impl fmt::Display for ConfigError {
             }
             Self::NoHandshakeVersion => f.write_str("no supported protocol version uses the initialize handshake"),
             Self::NoVersion => f.write_str("no protocol version is supported"),
-            Self::NotAServer => f.write_str("only a server endpoint can be resumed"),
+            Self::NotAServer => f.write_str("only a server endpoint can be resumed or built server-only"),
             Self::UnsupportedVersion => f.write_str("the snapshot's protocol version is not supported"),
             Self::Encode(e) => write!(f, "the initialize exchange cannot be encoded: {e}"),
         }

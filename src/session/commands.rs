@@ -15,6 +15,7 @@ use super::lifecycle::Phase;
 use super::modern::is_tasks_method;
 use super::outbound::OutEntry;
 use super::pending::PendingRequest;
+use super::profile::Profile;
 use super::responder::Responder;
 use super::retry::{KeyDigest, RetryTicket, digest_text};
 use super::transmit::Origin;
@@ -22,7 +23,7 @@ use crate::mcp::{Method, Role};
 use crate::time::Instant;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId, RequestIdRef};
 
-impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, OUT, IN, B, E> {
     /// Commands are refused once the session is ending: closing, closed, or the peer's
     /// input over.
     fn check_open(&self) -> Result<(), SendError> {
@@ -56,21 +57,21 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if known == Some(Method::Initialize) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.life.phase(), core.config.role) {
-            (Phase::Stateless, Role::Client) => {
+        match (core.life.phase(), core.role()) {
+            (Phase::Stateless, Role::Client) if E::STATELESS => {
                 return self.send_modern(method, params, options, None::<(&RetryTicket, &RawJson<'_>, Option<&str>)>);
             }
             // A 2026-07-28 server sends no requests: input travels in results.
-            (Phase::Stateless, Role::Server) => return Err(SendError::MethodNotAllowed),
+            (Phase::Stateless, Role::Server) if E::STATELESS => return Err(SendError::MethodNotAllowed),
             _ => {}
         }
         match core.life.ready_version() {
             Some(version) => {
                 if let Some(m) = known {
-                    if !m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Request) {
+                    if !m.allowed(version, core.role()) || m.kind() != Some(crate::mcp::MethodKind::Request) {
                         return Err(SendError::MethodNotAllowed);
                     }
-                    if let Some(cap) = m.required_capability(version, core.config.role.peer())
+                    if let Some(cap) = m.required_capability(version, core.role().peer())
                         && !core.life.peer_caps().contains(cap)
                     {
                         return Err(SendError::CapabilityNotDeclared(cap));
@@ -187,7 +188,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     ) -> Result<RequestId, SendError> {
         self.core.advance(now);
         self.check_open()?;
-        if !(self.core.life.is_stateless() && self.core.config.role == Role::Client) {
+        if !(self.core.is_stateless() && self.core.role() == Role::Client) {
             return Err(SendError::NotReady);
         }
         let method = ticket.method.map(|m| m.name()).ok_or(SendError::RetryMismatch)?;
@@ -226,7 +227,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         method: &str,
         params: Option<&P>,
     ) -> Result<(), SendError> {
-        if self.core.life.is_stateless() && self.core.config.role == Role::Server {
+        if self.core.is_stateless() && self.core.role() == Role::Server {
             self.core.advance(now);
             self.check_open()?;
             if matches!(Method::from_known_name(method), Some(Method::Cancelled | Method::Progress)) {
@@ -255,6 +256,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     ) -> Result<Responded, SendError> {
         self.core.advance(now);
         self.check_open()?;
+        if !E::STATELESS {
+            return self.responder(request).not_a_stream();
+        }
         self.responder(request).acknowledge(granted, None)
     }
 
@@ -270,6 +274,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     ) -> Result<Responded, SendError> {
         self.core.advance(now);
         self.check_open()?;
+        if !E::STATELESS {
+            return self.responder(request).not_a_stream();
+        }
         self.responder(request).acknowledge(granted, Some(task_ids))
     }
 
@@ -287,10 +294,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if matches!(known, Some(Method::Initialized | Method::Cancelled | Method::Progress)) {
             return Err(SendError::MethodNotAllowed);
         }
-        match (core.life.phase(), core.config.role) {
+        match (core.life.phase(), core.role()) {
             // A stateless server's change notifications go to the listen streams granted
             // them; nothing else goes out unrelated to a request.
-            (Phase::Stateless, Role::Server) => {
+            (Phase::Stateless, Role::Server) if E::STATELESS => {
                 if let Some(cap) = known.and_then(|m| m.sender_capability())
                     && !core.life.own_caps().contains(cap)
                 {
@@ -298,7 +305,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
                 }
                 return core.broadcast(method, params);
             }
-            (Phase::Stateless, Role::Client) => {
+            (Phase::Stateless, Role::Client) if E::STATELESS => {
                 if let (Some(m), Some(version)) = (known, core.life.version())
                     && !m.allowed(version, Role::Client)
                 {
@@ -312,12 +319,12 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         match core.life.ready_version() {
             Some(version) => {
                 if let Some(m) = known
-                    && (!m.allowed(version, core.config.role) || m.kind() != Some(crate::mcp::MethodKind::Notification))
+                    && (!m.allowed(version, core.role()) || m.kind() != Some(crate::mcp::MethodKind::Notification))
                 {
                     return Err(SendError::MethodNotAllowed);
                 }
             }
-            _ if known == Some(Method::LogMessage) && core.config.role == crate::mcp::Role::Server => {}
+            _ if known == Some(Method::LogMessage) && core.role() == crate::mcp::Role::Server => {}
             _ => return Err(SendError::NotReady),
         }
         if let Some(cap) = known.and_then(|m| m.sender_capability())
@@ -408,7 +415,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if core.life.init().is_some_and(|i| Some(i.id) == number) {
             return Err(SendError::NotCancellable);
         }
-        if core.life.probe().is_some_and(|p| Some(p.id) == number) {
+        if E::STATELESS && core.life.probe().is_some_and(|p| Some(p.id) == number) {
             // The `server/discover` probe can be lost by the transport (the HTTP link
             // cancels what its exchange lost: a handshake-era server refusing a POST
             // without a session): no answer will come, so the server is of that era, as

@@ -14,11 +14,12 @@ use super::held::Held;
 use super::inbound::Inbound;
 use super::lifecycle::{Cause, Lifecycle};
 use super::outbound::{Ended, Outbound};
+use super::profile::Profile;
 use super::replies::Owed;
 use super::timers::{Timer, Timers};
 use super::transmit::{Origin, Outbox};
 use crate::framing::{LineState, Prefix};
-use crate::mcp::ProtocolVersion;
+use crate::mcp::{ProtocolVersion, Role};
 use crate::time::Instant;
 use crate::wire::{ErrorId, RequestId};
 
@@ -50,14 +51,14 @@ impl Queued {
     }
 }
 
-pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
+pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B, E> {
     pub config: Config<'a>,
     /// The framer's cursor over the receive buffer.
     pub rx: LineState,
     pub tx: Outbox<B>,
     pub life: Lifecycle,
     pub out: Outbound<OUT>,
-    pub inb: Inbound<IN>,
+    pub inb: Inbound<IN, E>,
     /// The peer's requests beyond the slots, held in the receive buffer.
     pub held: Held,
     pub timers: Timers,
@@ -80,9 +81,39 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B> {
     /// The most bytes `config.capabilities` and `config.info` write together (the `_meta`
     /// of a stateless client's requests).
     pub identity_len: usize,
+    /// What the endpoint type is built for (see [`Profile`]).
+    pub profile: core::marker::PhantomData<fn() -> E>,
 }
 
-impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT, IN, B, E> {
+    /// This side's role: a constant if the endpoint's type is built for one role only,
+    /// so that what only the other role does is not linked (see [`Profile`]).
+    #[inline(always)]
+    pub fn role(&self) -> Role {
+        match (E::CLIENT, E::SERVER) {
+            (false, _) => Role::Server,
+            (_, false) => Role::Client,
+            _ => self.config.role,
+        }
+    }
+
+    /// The stateless versions this endpoint speaks: none if its type is not built for
+    /// them (a constant then, so that what depends on them is not linked).
+    #[inline(always)]
+    pub fn modern_versions(&self) -> crate::mcp::VersionSet {
+        match E::STATELESS {
+            true => self.config.modern_versions(),
+            false => crate::mcp::VersionSet::EMPTY,
+        }
+    }
+
+    /// Whether the session is in the stateless era (never, if the endpoint's type is not
+    /// built for it: see [`Profile`]).
+    #[inline(always)]
+    pub fn is_stateless(&self) -> bool {
+        E::STATELESS && self.life.is_stateless()
+    }
+
     pub fn advance(&mut self, now: Instant) {
         self.now = self.now.max(now);
     }
@@ -181,7 +212,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
         }
         // The peer's input is over: nothing can cancel a listen stream any more, so it
         // ends from this side; nothing can answer our requests any more.
-        if self.life.is_stateless() && self.config.role == crate::mcp::Role::Server {
+        if self.is_stateless() && self.role() == Role::Server {
             self.end_listens();
         }
         if self.life.close(Cause::InputEnded) {

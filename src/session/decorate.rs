@@ -19,11 +19,15 @@
 //! not declare for this request; `task` outside `tools/call` or to a client that did not
 //! declare the tasks extension; any other `resultType`.
 
+use core::ops::Range;
+
 use super::caller_errors::SendError;
-use super::config::{CacheHints, Info};
+use super::config::{CacheHints, Config, Info};
 use super::modern::ModernCtx;
 use crate::mcp::{Capability, Method, meta_keys};
-use crate::wire::{Amend, EncodeError, JsonKind, JsonOut, Plan, RawJson, RequestIdRef, may_have_member};
+use crate::wire::{
+    Amend, EncodeError, FrameView, JsonKind, JsonOut, ObjectWriter, Plan, RawJson, RequestIdRef, may_have_member,
+};
 
 /// How the endpoint completes one stateless result.
 pub(crate) struct Decoration<'d> {
@@ -62,6 +66,37 @@ impl<'d> Decoration<'d> {
             subscription_id: false,
         }
     }
+}
+
+/// Writes the answer to a stateless request, completed (see the module docs): what a
+/// [`Responder`](super::responder::Responder) of an endpoint built for the stateless era
+/// calls, through this type, so that other endpoints do not link it.
+pub(crate) type Decorate = fn(
+    &mut FrameView<'_>,
+    RequestIdRef<'_>,
+    Option<Method<'static>>,
+    &ModernCtx,
+    &Config<'_>,
+    &mut ObjectWriter<'_>,
+) -> Result<Range<usize>, SendError>;
+
+/// The [`Decorate`] of endpoints built for the stateless era. A listen stream's closing
+/// result waits for its acknowledgement.
+pub(crate) fn decorate(
+    tx: &mut FrameView<'_>,
+    id: RequestIdRef<'_>,
+    method: Option<Method<'static>>,
+    ctx: &ModernCtx,
+    config: &Config<'_>,
+    result: &mut ObjectWriter<'_>,
+) -> Result<Range<usize>, SendError> {
+    let subscription = match ctx.listen {
+        Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
+        Some(_) => Some(id),
+        None => None,
+    };
+    let mut decoration = Decoration::new(&config.info, method, ctx, config.cache, subscription);
+    tx.result_amended(id, result, &mut decoration)
 }
 
 /// Whether `method`'s complete results carry caching hints.

@@ -10,6 +10,7 @@ use super::inbound::Inbound;
 use super::lifecycle::Lifecycle;
 use super::lifecycle::Phase;
 use super::outbound::Outbound;
+use super::profile::{Full, Profile};
 use super::receive::Received;
 use super::replies::AUTO_MESSAGE_MAX;
 use super::timers::Timers;
@@ -52,7 +53,11 @@ pub enum State {
 /// peer's requests the application can be working on at once (more are held in the
 /// receive buffer, see [`Overflow`](super::Overflow)). Both tables are fixed arrays
 /// inside the endpoint; the receive and transmit buffers are `B`: lent by the caller
-/// (the default), or owned (see [`with_buffers`](Self::with_buffers)).
+/// (the default), or owned (see [`with_buffers`](Self::with_buffers)). `E` is what the
+/// endpoint is built for: every era and both roles ([`Full`], the default), the
+/// handshake era only ([`Handshake`](super::Handshake): the stateless era's code is not
+/// linked), or that era's server only ([`HandshakeServer`](super::HandshakeServer)); see
+/// [`Profile`].
 ///
 /// The methods come in four kinds:
 /// * inputs: [`handle_input`](Self::handle_input) (bytes from the transport),
@@ -93,14 +98,14 @@ pub enum State {
 ///   `initialize` result, for a client its `initialize` request (
 ///   [`with_buffers`](Self::with_buffers) says exactly). In message mode each queued frame
 ///   takes 9 bytes more.
-pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8, B: Buffer = &'a mut [u8]> {
+pub struct Endpoint<'a, const OUT: usize = 8, const IN: usize = 8, B: Buffer = &'a mut [u8], E: Profile = Full> {
     /// The receive buffer's bytes; its cursor is `core.rx`. Kept apart so that events
     /// can borrow the bytes while the core changes.
     pub(super) rx: B,
-    pub(super) core: Core<'a, OUT, IN, B>,
+    pub(super) core: Core<'a, OUT, IN, B, E>,
 }
 
-impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
+impl<'a, const OUT: usize, const IN: usize, E: Profile> Endpoint<'a, OUT, IN, &'a mut [u8], E> {
     /// Creates an endpoint over two buffers the caller lends. A client queues its
     /// `initialize` request at once (drain `poll_output` to send it); a server waits for
     /// one. See [`with_buffers`](Self::with_buffers) for buffers the endpoint owns.
@@ -109,7 +114,7 @@ impl<'a, const OUT: usize, const IN: usize> Endpoint<'a, OUT, IN> {
     }
 }
 
-impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, OUT, IN, B, E> {
     /// Creates an endpoint over two buffers of any storage: lent slices, arrays, or
     /// (with `alloc`) `Vec<u8>`/`Box<[u8]>` it owns, so that it can be kept without a
     /// borrow (a server holding many sessions, say). Otherwise as [`new`](Endpoint::new).
@@ -169,7 +174,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
         if !config.check_identity() {
             return Err(ConfigError::NotAnObject);
         }
-        if config.versions.is_empty() {
+        if !E::CLIENT && config.role == Role::Client {
+            return Err(ConfigError::NotAServer);
+        }
+        if config.versions.intersect(E::VERSIONS).is_empty() {
             return Err(ConfigError::NoVersion);
         }
         if rx_len < MIN_RX_BUFFER {
@@ -181,9 +189,14 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     /// An endpoint at the start of a session, not yet checked against its buffers. A
     /// server of the stateless era only starts in it.
     #[inline(always)]
-    pub(super) fn fresh(config: Config<'a>, rx: B, tx: B, now: Instant) -> Self {
+    pub(super) fn fresh(mut config: Config<'a>, rx: B, tx: B, now: Instant) -> Self {
+        // What this endpoint type is not built for, it does not speak.
+        config.versions = config.versions.intersect(E::VERSIONS);
         let rx_len = rx.as_ref().len();
-        let stateless_only = config.newest().is_none().then(|| config.modern_versions().newest()).flatten();
+        let stateless_only = match E::STATELESS {
+            true => config.newest().is_none().then(|| config.modern_versions().newest()).flatten(),
+            false => None,
+        };
         Self {
             rx,
             core: Core {
@@ -204,6 +217,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
                 reserve: config.reply_reserve,
                 first_reserve: config.reply_reserve,
                 own_tasks: config.capabilities.declares_tasks(),
+                profile: core::marker::PhantomData,
                 identity_len: 0,
             },
         }
@@ -214,9 +228,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     fn prepare(&mut self) -> Result<(), ConfigError> {
         let core = &mut self.core;
         core.check_reserves()?;
-        if core.config.role == Role::Client {
+        if core.role() == Role::Client {
             let newest = core.config.newest();
-            let opened = match core.config.modern_versions().newest() {
+            let opened = match core.modern_versions().newest() {
                 Some(modern) => core.send_discover(modern, false),
                 None => core.send_initialize(newest.unwrap_or(ProtocolVersion::LATEST_HANDSHAKE)),
             };
@@ -390,7 +404,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     /// it ended.
     pub fn handle_origin_closed(&mut self, now: Instant, origin: Origin) -> usize {
         self.core.advance(now);
-        if !self.core.life.is_stateless() {
+        if !self.core.is_stateless() {
             return 0;
         }
         let held = self.core.held.drop_origin(self.rx.as_mut(), origin.0);
@@ -478,7 +492,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
 
     /// This side's role.
     pub fn role(&self) -> Role {
-        self.core.config.role
+        self.core.role()
     }
 
     /// The capabilities the peer declared (empty until the handshake).
@@ -518,7 +532,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> 
     }
 }
 
-impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT, IN, B, E> {
     /// Checks that the reply reserve and the transmit buffer hold what the endpoint
     /// must be able to write on its own, and sets the reserve before the handshake.
     pub(super) fn check_reserves(&mut self) -> Result<(), ConfigError> {
@@ -544,7 +558,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
             })
         })?;
         self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
-        if config.role == Role::Server {
+        if self.role() == Role::Server {
             // A server's initialize result must fit too, until it is sent, and its
             // discover result whenever one is asked for.
             if let Some(newest) = config.newest() {
@@ -552,7 +566,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer> Core<'a, OUT, IN, B> {
                     self.measure(|tx| tx.result_with(id, |out| config.write_initialize_result(newest, out)))?;
                 self.first_reserve = self.reserve.max(needed);
             }
-            if !config.modern_versions().is_empty() {
+            if !self.modern_versions().is_empty() {
                 let discover = self.measure(|tx| tx.result_with(id, |out| config.write_discover_result(out)))?;
                 self.first_reserve = self.first_reserve.max(discover);
             }

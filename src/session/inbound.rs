@@ -7,8 +7,12 @@
 //! over: answered, cancelled by the peer, abandoned, or (once its event is delivered)
 //! expired.
 
+use core::marker::PhantomData;
+
+use super::decorate::Decorate;
 use super::modern::ModernCtx;
 use super::pending::{Fate, PendingRequest, Serials};
+use super::profile::Profile;
 use super::transmit::Origin;
 use crate::mcp::Method;
 use crate::time::Instant;
@@ -59,9 +63,14 @@ pub(crate) trait Slots {
     fn fate(&self, serial: u64) -> Fate;
     /// Frees `slot` (see [`Table::end`]).
     fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest>;
+    /// What completes a stateless request's result: `None` in an endpoint not built
+    /// for that era (which has no stateless requests). Asked of the table, whose type
+    /// carries the endpoint's [`Profile`], so that the function is named only where
+    /// the era is built (and the handle does not grow).
+    fn decorate(&self) -> Option<Decorate>;
 }
 
-impl<const M: usize> Slots for Inbound<M> {
+impl<const M: usize, E: Profile> Slots for Inbound<M, E> {
     fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
         self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
     }
@@ -76,6 +85,13 @@ impl<const M: usize> Slots for Inbound<M> {
 
     fn end(&mut self, slot: usize, answered: bool) -> Option<PendingRequest> {
         self.table().end(slot, answered)
+    }
+
+    fn decorate(&self) -> Option<Decorate> {
+        match E::STATELESS {
+            true => Some(super::decorate::decorate as Decorate),
+            false => None,
+        }
     }
 }
 
@@ -97,14 +113,17 @@ struct Book {
     expired: usize,
 }
 
-pub(crate) struct Inbound<const M: usize> {
+/// The peer's requests in flight; `E`, the endpoint's [`Profile`], only says what
+/// answers them ([`Slots::decorate`]).
+pub(crate) struct Inbound<const M: usize, E> {
     slots: [Option<InEntry>; M],
     book: Book,
+    profile: PhantomData<fn() -> E>,
 }
 
-impl<const M: usize> Inbound<M> {
+impl<const M: usize, E> Inbound<M, E> {
     pub fn new() -> Self {
-        Self { slots: core::array::from_fn(|_| None), book: Book::default() }
+        Self { slots: core::array::from_fn(|_| None), book: Book::default(), profile: PhantomData }
     }
 
     /// The table, to read or change.

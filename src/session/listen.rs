@@ -26,6 +26,7 @@ use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
 use super::core::Core;
 use super::modern::{Kinds, Listen, Name};
+use super::profile::Profile;
 use super::responder::Responder;
 use crate::mcp::{Capability, CapabilitySet, Items, LoggingLevel, Meta, MetaFields, SubscriptionFilter, meta_keys};
 use crate::wire::{Amend, EncodeError, JsonOut, JsonStr, Plan, RawJson, RequestIdRef};
@@ -244,7 +245,7 @@ impl Responder<'_> {
     }
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// The client's input ended, so no cancellation can come for its listen streams any
     /// more: they end from this side, gracefully (the specification's "the server tears
     /// it down"): an acknowledged one with its closing result, one not yet acknowledged

@@ -24,6 +24,7 @@
 //! | `buffer.rs` | where the two buffers live: lent, or owned |
 //! | `snapshot.rs` | an idle server session in 22 bytes, and back |
 //! | `cursors.rs` | opaque cursors for servers, a page walker for clients |
+//! | `profile.rs` | what an endpoint type is built for: every era, or the handshake era only |
 //!
 //! ## Choices where the specification leaves room
 //!
@@ -66,11 +67,11 @@
 
 //! ## The stateless version
 //!
-//! 2026-07-28 has no handshake, no `ping`, and per-request `_meta`. The method table,
-//! the vocabulary and the wire layer know it; the endpoint negotiates only the handshake
-//! versions for now, and the stateless mode will be a second lifecycle beside the
-//! handshake one (the `State` and dispatch split between lifecycle and correlation is
-//! where it goes).
+//! 2026-07-28 has no handshake, no `ping`, and per-request `_meta`: a phase of its own
+//! beside the handshake ones (`lifecycle.rs`), its frames read in `receive_modern.rs`
+//! (the checks of `modern.rs`), its results completed by `decorate.rs`, its listen
+//! streams kept by `listen.rs`. An endpoint built [`Handshake`] (see `profile.rs`)
+//! links none of it.
 
 mod buffer;
 mod caller_errors;
@@ -89,6 +90,7 @@ mod listen;
 mod modern;
 mod outbound;
 mod pending;
+mod profile;
 mod receive;
 mod receive_modern;
 mod replies;
@@ -98,6 +100,7 @@ mod responder;
 mod retry;
 mod sip;
 mod snapshot;
+mod task_poller;
 mod timers;
 mod transmit;
 
@@ -114,7 +117,9 @@ pub use event::{
 };
 pub use modern::{ModernRequest, TASKS_EXTENSION};
 pub use pending::PendingRequest;
+pub use profile::{Full, Handshake, HandshakeServer, Profile};
 pub use request_state::{StateBinding, StateError, StateSealer};
 pub use retry::RetryTicket;
 pub use snapshot::{Snapshot, SnapshotError};
+pub use task_poller::{DEFAULT_POLL_INTERVAL, DEFAULT_TASK_ID_LEN, TaskHandleError, TaskPoller, TaskUpdate};
 pub use transmit::{Origin, OutputMode, Transmit};

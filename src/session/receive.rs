@@ -17,6 +17,7 @@ use super::held::Area;
 use super::lifecycle::Phase;
 use super::modern::{self, ModernCtx};
 use super::outbound::Lookup;
+use super::profile::Profile;
 use super::replies::{AUTO_MESSAGE_MAX, Owed, push_number, unreadable_id};
 use super::transmit::Origin;
 use crate::framing::Prefix;
@@ -52,7 +53,7 @@ fn offset_in(base: &[u8], part: &[u8]) -> usize {
     (part.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize).min(base.len())
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     fn parse_options(&self, allow_batch: bool) -> ParseOptions {
         ParseOptions { max_depth: self.config.max_depth, allow_batch }
     }
@@ -173,7 +174,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
     /// lines on stdout must not be flooded with error replies (rmcp issue #938). Broken
     /// notifications and responses are never answered.
     fn invalid_message<'e>(&mut self, e: EnvelopeError<'e>) -> Option<Received<'e>> {
-        let reply = match self.config.role {
+        let reply = match self.role() {
             Role::Server => e.should_reply(),
             Role::Client => e.shape == Shape::Request,
         };
@@ -230,13 +231,13 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         area: &mut Area<'_>,
     ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
-        match (self.config.role, self.life.phase()) {
-            (Role::Server, Phase::Stateless) => return self.on_stateless_request(r, method, raw, area),
+        match (self.role(), self.life.phase()) {
+            (Role::Server, Phase::Stateless) if E::STATELESS => return self.on_stateless_request(r, method, raw, area),
             // A dual-era server before the client's opening: a request with the stateless
             // `_meta` (or a method only that era has) is served statelessly.
             (Role::Server, Phase::AwaitingInitialize)
                 if method != Method::Initialize
-                    && !self.config.modern_versions().is_empty()
+                    && !self.modern_versions().is_empty()
                     && (matches!(method, Method::ServerDiscover | Method::SubscriptionsListen)
                         || modern::has_envelope(r.params)) =>
             {
@@ -249,7 +250,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             }
             // A 2026-07-28 server sends no requests, and a stateless client writes no
             // responses: nothing is answered.
-            (Role::Client, Phase::Stateless | Phase::Discovering(_)) => {
+            (Role::Client, Phase::Stateless | Phase::Discovering(_)) if E::STATELESS => {
                 return Some(Misbehavior::UnexpectedRequest { id: r.id, method }.into());
             }
             _ => {}
@@ -266,7 +267,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         if self.inb.find(r.id).is_some() || self.held.contains(area, r.id, None) {
             return self.refuse(&r, RefuseReason::DuplicateId);
         }
-        if method == Method::Initialize && self.config.role == Role::Server {
+        if method == Method::Initialize && self.role() == Role::Server {
             return match () {
                 _ if in_batch => self.refuse(&r, RefuseReason::InitializeInBatch),
                 _ if !matches!(self.life.phase(), Phase::AwaitingInitialize) => {
@@ -279,15 +280,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             Some(v) => v,
             // A method none of our versions has is unknown, handshake or not: -32601 lets a
             // dual-era client probing with `server/discover` fall back to `initialize`.
-            _ if !self.config.handshake_versions().iter().any(|v| method.allowed(v, self.config.role.peer())) => {
+            _ if !self.config.handshake_versions().iter().any(|v| method.allowed(v, self.role().peer())) => {
                 return self.refuse(&r, RefuseReason::NotInVersion);
             }
             _ => return self.refuse(&r, RefuseReason::NotInitialized),
         };
-        if method.is_known() && !method.allowed(version, self.config.role.peer()) {
+        if method.is_known() && !method.allowed(version, self.role().peer()) {
             return self.refuse(&r, RefuseReason::NotInVersion);
         }
-        if let Some(cap) = method.required_capability(version, self.config.role)
+        if let Some(cap) = method.required_capability(version, self.role())
             && !self.life.own_caps().contains(cap)
         {
             return self.refuse(&r, RefuseReason::CapabilityNotDeclared);
@@ -342,7 +343,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         match Message::parse_with(held.line, &options) {
             Ok(Message::Request(r)) => {
                 let method = Method::parse(r.method);
-                let ctx = self.held_context(r.params);
+                let ctx = if E::STATELESS { self.held_context(r.params) } else { None };
                 self.admit_with(r, method, ctx)
             }
             // Not reachable: only valid requests are held.
@@ -376,14 +377,14 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
 
     fn on_notification<'e>(&mut self, n: Notification<'e>, area: &mut Area<'_>) -> Option<Received<'e>> {
         let method = Method::parse(n.method);
-        if self.config.role == Role::Client && self.life.is_stateless() && method != Method::Progress {
+        if self.role() == Role::Client && self.is_stateless() && method != Method::Progress {
             return self.on_modern_notification(n);
         }
         match method {
             Method::Cancelled => return self.on_cancelled(n.params, area),
             Method::Progress => return self.on_progress(method, n.params),
             Method::Initialized => {
-                if self.config.role == Role::Server && self.life.initialized() {
+                if self.role() == Role::Server && self.life.initialized() {
                     self.refresh_timers();
                     return self.life.version().map(|version| Event::Ready { version }.into());
                 }
@@ -399,12 +400,12 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         };
         match version {
             Some(version) => {
-                if method.is_known() && !method.allowed(version, self.config.role.peer()) {
+                if method.is_known() && !method.allowed(version, self.role().peer()) {
                     return ignored(RefuseReason::NotInVersion);
                 }
             }
             // Before the handshake completes a server may already send log messages.
-            _ if method == Method::LogMessage && self.config.role == Role::Client => {}
+            _ if method == Method::LogMessage && self.role() == Role::Client => {}
             _ => return ignored(RefuseReason::NotInitialized),
         }
         Some(Event::Notification(IncomingNotification { method, params: n.params, subscription: None }).into())
@@ -422,7 +423,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
         }
         let id = RequestIdRef::from_validated(id.as_bytes());
         // In the stateless era a request is named by its channel and its id.
-        let stateless = self.life.is_stateless();
+        let stateless = self.is_stateless();
         let found = if stateless { self.inb.find_from(self.origin, id) } else { self.inb.find(id) };
         let Some(slot) = found else {
             self.held.cancel(area, id, stateless.then(|| self.origin.map(|o| o.0)));
@@ -480,12 +481,14 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             };
         };
         let n = id.as_u64();
-        if let Some(probe) = self.life.probe()
+        if E::STATELESS
+            && let Some(probe) = self.life.probe()
             && n == Some(probe.id)
         {
             return self.on_discover_answer(probe, outcome);
         }
-        if let Some(init) = self.life.init()
+        if E::CLIENT
+            && let Some(init) = self.life.init()
             && n == Some(init.id)
         {
             return self.on_initialize_answer(init.id, outcome);
@@ -502,7 +505,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             Lookup::Ended => Some(Misbehavior::LateResponse { id }.into()),
             Lookup::Live(i) => {
                 let entry = self.out.take(i)?;
-                if entry.modern {
+                if E::STATELESS && entry.modern {
                     return self.on_modern_answer(entry, outcome);
                 }
                 let (id, method) = (RequestId::from_u64(entry.id), entry.method);

@@ -28,6 +28,7 @@ use super::held::Area;
 use super::lifecycle::{DiscoverProbe, Phase};
 use super::modern::{Fault, ModernCtx, is_tasks_method, read_envelope};
 use super::outbound::OutEntry;
+use super::profile::Profile;
 use super::receive::Received;
 use super::replies::Owed;
 use super::retry::RetryTicket;
@@ -71,7 +72,7 @@ impl Serialize for VersionsData<'_> {
 const TASKS_REQUIRED: RawJson<'static> =
     RawJson::from_validated(br#"{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#);
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     // ---- server ----------------------------------------------------------------------
 
     /// Answers request `r` with `code` and `message` (and `data`) for `reason`, and

@@ -21,6 +21,7 @@ use core::ops::Range;
 
 use super::buffer::Buffer;
 use super::core::Core;
+use super::profile::Profile;
 use super::transmit::Origin;
 use crate::mcp::ProtocolVersion;
 use crate::wire::{EncodeError, ErrorCode, ErrorId, FrameView, MAX_ID_LEN};
@@ -90,7 +91,7 @@ pub(crate) fn write_replacement(
     tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, &too_large(needed, capacity), None::<&()>)
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// Settles a reply the endpoint owes to `id`, given what writing it gave: see the
     /// module docs.
     pub fn owe(&mut self, id: ErrorId<'_>, origin: Option<Origin>, written: Result<Range<usize>, EncodeError>) -> Owed {

@@ -12,8 +12,9 @@
 use super::buffer::Buffer;
 use super::endpoint::{Endpoint, MIN_RX_BUFFER};
 use super::held::Held;
+use super::profile::Profile;
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Endpoint<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'_, OUT, IN, B, E> {
     /// The receive buffer's size.
     pub fn receive_capacity(&self) -> usize {
         self.rx.as_ref().len()

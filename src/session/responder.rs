@@ -19,14 +19,16 @@ use super::buffer::Buffer;
 use super::caller_errors::{Responded, SendError};
 use super::config::Config;
 use super::core::Core;
-use super::decorate::Decoration;
 use super::inbound::{InEntry, Slots};
 use super::pending::{Fate, PendingRequest};
+use super::profile::Profile;
 use super::replies::write_replacement;
 use crate::mcp::ProtocolVersion;
-use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef};
+use crate::wire::{
+    ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef, object_writer,
+};
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// The handle that answers the request `serial`, in inbound `slot` if it is live.
     pub fn responder(&mut self, slot: Option<usize>, serial: u64) -> Responder<'_> {
         // After a shutdown nothing more is sent; after the peer's end of input, answers
@@ -88,6 +90,16 @@ impl<'e> Responder<'e> {
         }
     }
 
+    /// What acknowledging a request that is not a listen stream gets (every request of
+    /// an endpoint not built for the stateless era): as [`acknowledge`](Self::acknowledge)
+    /// answers it, without linking it.
+    pub(super) fn not_a_stream(&mut self) -> Result<Responded, SendError> {
+        match self.live() {
+            Ok(_) => Err(SendError::NotSubscribed),
+            Err(outcome) => outcome,
+        }
+    }
+
     /// Writes an answer with `write`, then frees the slot. An answer that can never fit
     /// is replaced (see [`replies`](super::replies)).
     fn answer(
@@ -146,17 +158,15 @@ impl<'e> Responder<'e> {
         replace: bool,
         result: &R,
     ) -> Result<Responded, SendError> {
-        let config = self.config;
+        // Only a table of an endpoint built for the stateless era names the function
+        // that completes its results: others do not link it (see `profile.rs`).
+        let (config, decorate) = (self.config, self.table.decorate());
         self.answer(answered, replace, |tx, entry| {
             let id = entry.id.as_ref();
-            let Some(ctx) = entry.modern.as_ref() else { return Ok(tx.result(id, result)?) };
-            let subscription = match ctx.listen {
-                Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
-                Some(_) => Some(id),
-                None => None,
-            };
-            let mut decoration = Decoration::new(&config.info, entry.method, ctx, config.cache, subscription);
-            tx.result_amended(id, result, &mut decoration)
+            match (entry.modern.as_ref(), decorate) {
+                (Some(ctx), Some(decorate)) => decorate(tx, id, entry.method, ctx, config, &mut object_writer(result)),
+                _ => Ok(tx.result(id, result)?),
+            }
         })
     }
 
@@ -167,7 +177,29 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, true, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
+        self.error_as(true, code, message, data)
+    }
+
+    /// Sends an error response if it fits now; `TxFull` otherwise, even when it never
+    /// will (nothing replaces it, the slot stays): [`try_respond`](Self::try_respond)'s
+    /// rule for errors, whose `data` can be as long as a result.
+    pub fn try_respond_error<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.error_as(false, code, message, data)
+    }
+
+    fn error_as<D: Serialize + ?Sized>(
+        &mut self,
+        replace: bool,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.answer(true, replace, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
@@ -265,6 +297,19 @@ impl<'e> crate::session::IncomingRequest<'e> {
         data: &D,
     ) -> Result<Responded, SendError> {
         self.responder.respond_error(code, message, Some(data))
+    }
+
+    /// Answers with an error (carrying `data` if given) if it fits the transmit buffer
+    /// now; like [`try_respond`](Self::try_respond), one larger than the whole buffer
+    /// gets [`SendError::TxFull`] and the request stays open, for a host that grows the
+    /// buffer or queues the answer.
+    pub fn try_respond_error<D: Serialize + ?Sized>(
+        &mut self,
+        code: ErrorCode,
+        message: &str,
+        data: Option<&D>,
+    ) -> Result<Responded, SendError> {
+        self.responder.try_respond_error(code, message, data)
     }
 
     /// Reports progress, if the request asked for it (values must strictly increase).

@@ -17,6 +17,7 @@ use super::caller_errors::ConfigError;
 use super::config::Config;
 use super::endpoint::Endpoint;
 use super::lifecycle::Phase;
+use super::profile::Profile;
 use crate::mcp::{CapabilitySet, ProtocolVersion, Role};
 use crate::time::Instant;
 
@@ -99,7 +100,7 @@ impl fmt::Display for SnapshotError {
 
 impl core::error::Error for SnapshotError {}
 
-impl<'a, const OUT: usize, const IN: usize, B: Buffer> Endpoint<'a, OUT, IN, B> {
+impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, OUT, IN, B, E> {
     /// The session's state, if the endpoint is a server that is idle: ready, nothing in
     /// flight, nothing buffered (see [`SnapshotError`]). The endpoint is unchanged; drop
     /// it (or [`into_buffers`](Self::into_buffers)) once the snapshot is stored.

@@ -7,6 +7,7 @@
 use super::buffer::Buffer;
 use super::core::Core;
 use super::lifecycle::Phase;
+use super::profile::Profile;
 use super::replies::Owed;
 use super::transmit::Origin;
 use crate::time::Instant;
@@ -88,7 +89,7 @@ impl Timers {
     }
 }
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// Does whatever is due at `self.now`.
     pub fn run_timers(&mut self) {
         let now = self.now;
@@ -117,7 +118,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Core<'_, OUT, IN, B> {
             return;
         }
         if self.timers.due(Timer::Initialize, now) {
-            if self.life.probe().is_some() {
+            if E::STATELESS && self.life.probe().is_some() {
                 // The `server/discover` probe went unanswered: a handshake-era server.
                 self.timers.set(Timer::Initialize, None);
                 self.probe_timed_out();

@@ -74,6 +74,15 @@
 //! `input_required` rounds with a sealed `requestState` in a stateless call of
 //! 2026-07-28), so the same handler serves both eras, and a server serves both.
 //!
+//! A tool that takes long can also run as an MCP task of the 2026-07-28 tasks extension
+//! (`io.modelcontextprotocol/tasks`): declared with
+//! [`blocking_task_tool`](server::ServerBuilder::blocking_task_tool) or
+//! [`async_task_tool`](server::ServerBuilder::async_task_tool), it answers a client that
+//! declared the extension at once with a task handle, and a bounded
+//! [`TaskStore`](server::TaskStore) answers `tasks/get`, `tasks/update` (the job's
+//! questions) and `tasks/cancel`; a client follows such a task with the endpoint's
+//! [`TaskPoller`](crate::session::TaskPoller).
+//!
 //! The client side ([`client`]) calls tools with typed arguments, walks lists page by
 //! page and answers the server's requests through hooks, sans-IO or as a blocking
 //! [`BlockingClient`](client::BlockingClient), the same for a server it spawns (stdio)

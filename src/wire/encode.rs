@@ -520,10 +520,14 @@ impl<'w> FrameView<'w> {
 
     /// A result response whose result object `amend` adds members to (2026-07-28:
     /// `resultType`, caching hints, `_meta` entries); see [`Amend`].
-    pub(crate) fn result_amended<R: Serialize + ?Sized, A: Amend>(
+    ///
+    /// The result comes as a writer ([`object_writer`]) rather than a `Serialize` value,
+    /// so that this (and whoever calls it through a function pointer) is not generic
+    /// over the result's type.
+    pub(crate) fn result_amended<A: Amend>(
         &mut self,
         id: RequestIdRef<'_>,
-        result: &R,
+        result: &mut ObjectWriter<'_>,
         amend: &mut A,
     ) -> Result<Range<usize>, A::Error> {
         self.amended(
@@ -533,7 +537,7 @@ impl<'w> FrameView<'w> {
                 out.raw_json(id.as_token());
                 out.put(b",\"result\":");
             },
-            Some(result),
+            |out| result(out),
             amend,
         )
     }
@@ -556,7 +560,7 @@ impl<'w> FrameView<'w> {
                 out.escaped_str(method);
                 out.put(b",\"params\":");
             },
-            params,
+            |out| optional_object(out, params),
             amend,
         )
     }
@@ -576,7 +580,7 @@ impl<'w> FrameView<'w> {
                 out.escaped_str(method);
                 out.put(b",\"params\":");
             },
-            params,
+            |out| optional_object(out, params),
             amend,
         )
     }
@@ -588,10 +592,10 @@ impl<'w> FrameView<'w> {
     /// members to add are then written after the frame, in the free part of the buffer,
     /// and rotated into place: the `_meta` entries first (they go further in), then the
     /// members that open the object. No scratch memory beyond the buffer itself.
-    fn amended<V: Serialize + ?Sized, A: Amend>(
+    fn amended<A: Amend>(
         &mut self,
         head: impl FnOnce(&mut Out<'_>),
-        value: Option<&V>,
+        value: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
         amend: &mut A,
     ) -> Result<Range<usize>, A::Error> {
         let capacity = self.buf.len();
@@ -600,10 +604,7 @@ impl<'w> FrameView<'w> {
         let mut out = Out::at(self.buf, body_start);
         head(&mut out);
         let obj_at = out.len();
-        match value {
-            Some(v) => object(&mut out, v)?,
-            None => out.put(b"{}"),
-        }
+        value(&mut out)?;
         let obj_end = out.len();
         out.byte(b'}');
         if self.framing == Framing::Newline {
@@ -833,6 +834,27 @@ fn error_body<D: Serialize + ?Sized>(
     }
     out.put(b"}}");
     Ok(())
+}
+
+/// Writes one JSON object into a frame: see [`object_writer`].
+pub(crate) type ObjectWriter<'w> = dyn FnMut(&mut Out<'_>) -> Result<(), EncodeError> + 'w;
+
+/// `value` (which must serialize to a JSON object) as an [`ObjectWriter`].
+pub(crate) fn object_writer<T: Serialize + ?Sized>(
+    value: &T,
+) -> impl FnMut(&mut Out<'_>) -> Result<(), EncodeError> + '_ {
+    move |out| object(out, value)
+}
+
+/// `value` as an object, `{}` if there is none.
+fn optional_object<T: Serialize + ?Sized>(out: &mut Out<'_>, value: Option<&T>) -> Result<(), EncodeError> {
+    match value {
+        Some(v) => object(out, v),
+        None => {
+            out.put(b"{}");
+            Ok(())
+        }
+    }
 }
 
 /// Serializes a value that must be a JSON object.

@@ -55,6 +55,7 @@ mod de;
 mod decode_error;
 mod encode;
 mod envelope;
+pub(crate) mod fields;
 mod find;
 mod id;
 mod lend;
@@ -84,7 +85,8 @@ pub use ser::SerializeError;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::{
-    Amend, FrameView, Framing, JsonOut, Plan, TAG_HEADER, may_have_member, measure, measure_with, read_tag,
+    Amend, FrameView, Framing, JsonOut, ObjectWriter, Plan, TAG_HEADER, may_have_member, measure, measure_with,
+    object_writer, read_tag,
 };
 pub(crate) use find::COMPACT;
 pub(crate) use navigate::batch_element;

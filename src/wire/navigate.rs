@@ -41,6 +41,13 @@ pub(crate) fn number_end(buf: &[u8], mut i: usize) -> usize {
 #[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline)]
 #[cfg_attr(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")), inline(never))]
 pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
+    string_inlined(buf, i)
+}
+
+/// [`string`], inlined into its caller: for the member loop of the direct decoders (see
+/// [`fields`](super::fields)), which reads two strings per member.
+#[inline(always)]
+pub(crate) fn string_inlined(buf: &[u8], i: usize) -> (StrSpan, usize) {
     let start = i + 1;
     // A short string (member names, most values), with the wide searches.
     if let Some(end) = find::short_string(buf, start) {
@@ -58,6 +65,11 @@ pub(crate) fn string(buf: &[u8], i: usize) -> (StrSpan, usize) {
 /// `i` is at an opening quote; returns the offset after the closing one.
 #[inline]
 fn string_end(buf: &[u8], i: usize) -> usize {
+    // A short string (member names, most values inside `arguments` and `_meta`), with the
+    // wide searches: two words, where the block search costs more to set up.
+    if let Some(end) = find::short_string(buf, i + 1) {
+        return end + 1;
+    }
     // Without SIMD, the same instance as `string` (noting backslashes costs a little time
     // and saves a second copy of the code; the compact search has one copy anyway).
     match find::closing_quote::<{ !find::VECTOR }>(buf, i + 1, i + 1) {

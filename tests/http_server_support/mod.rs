@@ -19,7 +19,8 @@ pub mod raw;
 pub use raw::{INITIALIZE, Raw, Resp, Session, Target, open_session, post, post_head};
 
 /// Answers `tools/list` (one tool), `tools/call` of `echo` (its `message` back, or
-/// `size` bytes of `x`), and everything else with -32601.
+/// `size` bytes of `x`, or an error whose `data` is `fail_size` bytes of `x`), and
+/// everything else with -32601.
 pub struct Echo;
 
 impl Handler for Echo {
@@ -36,6 +37,11 @@ impl Handler for Echo {
             }
             Method::ToolsCall => {
                 let args = req.params.and_then(|p| p.get("arguments"));
+                if let Some(n) = args.and_then(|a| a.get("fail_size")).and_then(|s| s.as_u64()) {
+                    let data = "x".repeat(n as usize);
+                    cx.reply_error_data(&mut req, ErrorCode::INVALID_PARAMS, "failed", Some(&data));
+                    return;
+                }
                 let size = args.and_then(|a| a.get("size")).and_then(|s| s.as_u64());
                 let text = match size {
                     Some(n) => "x".repeat(n as usize),

@@ -10,7 +10,7 @@
 use mcp_sansio::session::PendingRequest;
 #[cfg(feature = "blink")]
 use mcp_sansio::session::Responded;
-use mcp_sansio::session::SendError;
+use mcp_sansio::session::{HandshakeServer, SendError};
 use mcp_sansio::wire::{ErrorCode, RawJson};
 use mcp_sansio::{Config, Endpoint, Instant, Output, Role};
 use serde::Serialize;
@@ -40,8 +40,13 @@ pub const RX_LEN: usize = 512;
 pub const TX_LEN: usize =
     if cfg!(any(feature = "blink", feature = "resources", feature = "prompts")) { 1024 } else { 832 };
 
-/// The endpoint this firmware runs.
-pub type Server = Endpoint<'static, OUT, IN>;
+/// The endpoint this firmware runs: built as a server of the handshake era only
+/// (`HandshakeServer`), so neither the stateless era's code (2026-07-28: per-request
+/// `_meta`, discovery, listen streams, result completion; about 12 KB of flash at
+/// opt-level "z") nor the client's side of the handshake is linked. The official clients
+/// it serves open with `initialize`; one probing with `server/discover` gets -32601 and
+/// falls back to it.
+pub type Server = Endpoint<'static, OUT, IN, &'static mut [u8], HandshakeServer>;
 
 const SERVER_INFO: &str = concat!(r#"{"name":"mcp-sansio-cortex-m","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
 
@@ -175,10 +180,6 @@ impl Pending {
 
 /// `notifications/message`.
 #[cfg(feature = "logging")]
-pub fn log_message(
-    ep: &mut Server,
-    now: Instant,
-    params: &mcp_sansio::mcp::LoggingMessageParams<'_>,
-) -> Result<(), SendError> {
+pub fn log_message<P: Serialize>(ep: &mut Server, now: Instant, params: &P) -> Result<(), SendError> {
     ep.send_notification(now, "notifications/message", Some(params))
 }

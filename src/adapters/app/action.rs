@@ -26,7 +26,9 @@ pub(crate) enum Action {
     /// A notification, about `related` if given.
     Notify { related: Option<PendingRequest>, method: Cow<'static, str>, params: Option<Vec<u8>> },
     /// Transport-specific: close the connection carrying `request`'s response stream
-    /// once what is there is out (HTTP polling); nothing over stdio.
+    /// once what is there is out (HTTP polling); nothing over stdio (which never reads
+    /// `request`: only the HTTP server does).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     CloseStream { request: PendingRequest },
     /// End the session.
     End,

@@ -129,8 +129,15 @@ impl<'c, M> Context<'c, M> {
     }
 
     /// Whether the current session already has something waiting to be sent.
-    fn queued(&self, session: SessionTag) -> bool {
+    /// Whether answers to `session` must queue behind what waits already.
+    pub(crate) fn queued(&self, session: SessionTag) -> bool {
         self.parts.queued || self.parts.actions.iter().any(|(s, _)| *s == session)
+    }
+
+    /// Whether the adapter grows the transmit buffer for an answer longer than it.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn grows(&self) -> bool {
+        self.parts.grows
     }
 
     fn push(&mut self, session: SessionTag, action: Action) {
@@ -193,7 +200,9 @@ impl<'c, M> Context<'c, M> {
         self.reply_error_data(req, code, message, None::<&RawJson<'_>>)
     }
 
-    /// Answers `req` now with an error carrying `data` (see [`reply`](Self::reply)).
+    /// Answers `req` now with an error carrying `data` (see [`reply`](Self::reply): an
+    /// error longer than a transmit buffer the adapter can still grow is queued too, so
+    /// a long `data` is sent whole, not replaced by -32603).
     pub fn reply_error_data<D: Serialize + ?Sized>(
         &mut self,
         req: &mut IncomingRequest<'_>,
@@ -204,6 +213,7 @@ impl<'c, M> Context<'c, M> {
         let session = self.parts.session.unwrap_or(SessionTag::STDIO);
         if !self.queued(session) {
             let sent = match data {
+                _ if self.parts.grows => req.try_respond_error(code, message, data),
                 Some(d) => req.respond_error_with_data(code, message, d),
                 None => req.respond_error(code, message),
             };

@@ -143,8 +143,9 @@ pub(crate) fn build<'c>(
 pub(crate) struct ModernHeaders<'c> {
     pub version: &'c str,
     pub method: &'c str,
-    /// `Mcp-Name` for `tools/call`, `prompts/get` (`params.name`) and `resources/read`
-    /// (`params.uri`). `None` as well when the value needs the base64 sentinel (not
+    /// `Mcp-Name` for `tools/call`, `prompts/get` (`params.name`), `resources/read`
+    /// (`params.uri`) and the tasks extension's `tasks/get`, `tasks/update`,
+    /// `tasks/cancel` (`params.taskId`). `None` as well when the value needs the base64 sentinel (not
     /// plain visible ASCII, or padded with spaces): this client core keeps no buffer to
     /// encode it, and the server refuses such a request with -32020.
     pub name: Option<&'c str>,
@@ -162,6 +163,8 @@ impl<'c> ModernHeaders<'c> {
         let member = match method_text {
             "tools/call" | "prompts/get" => Some("name"),
             "resources/read" => Some("uri"),
+            // The tasks extension's routing header.
+            "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
             _ => None,
         };
         let name = member
@@ -253,6 +256,8 @@ mod tests {
         );
         let read = br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"file:///a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
         assert_eq!(build(x, ExchangeKind::Post, "http://h/mcp", read, all).header_value("mcp-name"), Some("file:///a"));
+        let get = br#"{"jsonrpc":"2.0","id":5,"method":"tasks/get","params":{"taskId":"t-9","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(build(x, ExchangeKind::Post, "http://h/mcp", get, all).header_value("mcp-name"), Some("t-9"));
         let list = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
         let post = build(x, ExchangeKind::Post, "http://h/mcp", list, all);
         assert_eq!((post.header_value("mcp-method"), post.header_value("mcp-name")), (Some("tools/list"), None));

@@ -10,6 +10,7 @@
 //! | `Mcp-Method` | every request and notification | `method` |
 //! | `Mcp-Name` | `tools/call`, `prompts/get` | `params.name` |
 //! | `Mcp-Name` | `resources/read` | `params.uri` |
+//! | `Mcp-Name` | `tasks/get`, `tasks/update`, `tasks/cancel` (tasks extension) | `params.taskId` |
 //!
 //! Values are compared after removing the optional whitespace around a field value
 //! (RFC 9110 §5.5), case-sensitively, and after decoding the `=?base64?…?=` sentinel
@@ -96,6 +97,7 @@ pub fn is_modern_post(header_version: Option<ProtocolVersion>, body: &[u8]) -> b
 /// | `Mcp-Method` | every request and notification | `method` |
 /// | `Mcp-Name` | `tools/call`, `prompts/get` | `params.name` |
 /// | `Mcp-Name` | `resources/read` | `params.uri` |
+/// | `Mcp-Name` | `tasks/get`, `tasks/update`, `tasks/cancel` (tasks extension) | `params.taskId` |
 ///
 /// Values are compared after removing optional whitespace (RFC 9110 §5.5),
 /// case-sensitively, after decoding the `=?base64?…?=` sentinel. The rest of a modern
@@ -127,6 +129,10 @@ pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Re
         Some("name")
     } else if method.eq_str("resources/read") {
         Some("uri")
+    } else if method.eq_str("tasks/get") || method.eq_str("tasks/update") || method.eq_str("tasks/cancel") {
+        // The tasks extension's routing header: a load balancer sends a task's requests
+        // to the instance that holds it.
+        Some("taskId")
     } else {
         None
     };
@@ -301,6 +307,18 @@ mod tests {
             check(&[v, m, n, ("Mcp-Method", "tools/call")], CALL),
             Err(BadRequest::DuplicateField("mcp-method"))
         );
+    }
+
+    #[test]
+    fn the_tasks_methods_name_the_task() {
+        let get = br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t-1","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tasks/get")];
+        assert_eq!(check(&h, get), Err(BadRequest::HeaderMismatch(HeaderMismatch::MissingName)));
+        assert_eq!(
+            check(&[h[0], h[1], ("Mcp-Name", "t-2")], get),
+            Err(BadRequest::HeaderMismatch(HeaderMismatch::Name))
+        );
+        assert_eq!(check(&[h[0], h[1], ("Mcp-Name", "t-1")], get), Ok(()));
     }
 
     #[test]

@@ -29,6 +29,15 @@ impl<'a> ProgressToken<'a> {
         }
     }
 
+    /// The token a validated value holds: a string, or an integer that fits `i64`.
+    pub(crate) fn from_raw(raw: RawJson<'a>) -> Option<Self> {
+        match raw.kind() {
+            JsonKind::String => raw.as_str().map(Self::String),
+            JsonKind::Number => raw.as_i64().map(Self::Integer),
+            _ => None,
+        }
+    }
+
     /// Whether this token and a request id are the same value.
     pub fn matches_id(&self, id: RequestIdRef<'_>) -> bool {
         match (self, id.kind()) {
@@ -52,14 +61,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for ProgressToken<'a> {
     /// A string, or an integer that fits `i64`; anything else is an error.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = RawJson::deserialize(d)?;
-        match raw.kind() {
-            JsonKind::String => raw.as_str().map(Self::String).ok_or_else(|| D::Error::custom("bad string")),
-            JsonKind::Number => raw
-                .as_i64()
-                .map(Self::Integer)
-                .ok_or_else(|| D::Error::invalid_value(serde::de::Unexpected::Other("number"), &"an integer token")),
-            _ => Err(D::Error::invalid_type(crate::mcp::seq::unexpected(raw), &"a string or integer token")),
-        }
+        ProgressToken::from_raw(raw).ok_or_else(|| match raw.kind() {
+            JsonKind::String => D::Error::custom("bad string"),
+            JsonKind::Number => D::Error::invalid_value(serde::de::Unexpected::Other("number"), &"an integer token"),
+            _ => D::Error::invalid_type(crate::mcp::seq::unexpected(raw), &"a string or integer token"),
+        })
     }
 }
 

@@ -264,6 +264,48 @@ pub struct UpdateTaskParams<'a> {
     pub meta: Option<Meta<'a>>,
 }
 
+/// The message of the -32602 a server answers a `tasks/*` request for a task it does not
+/// hold (never had, or dropped after its TTL), as the extension's example words it.
+pub const TASK_NOT_FOUND: &str = "Failed to retrieve task: Task not found";
+
+/// A request of the tasks extension (2026-07-28), decoded by its method: what a server
+/// answers from its task store. `tasks/get` is answered with a [`DetailedTask`]
+/// (`resultType: "complete"`), `tasks/update` and `tasks/cancel` with an empty result
+/// (an acknowledgement; a cancel of a task that ended is acknowledged all the same), an
+/// unknown task with -32602 ([`TASK_NOT_FOUND`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum TaskRequest<'a> {
+    /// `tasks/get`
+    Get(TaskIdParams<'a>),
+    /// `tasks/update`
+    Update(UpdateTaskParams<'a>),
+    /// `tasks/cancel`
+    Cancel(TaskIdParams<'a>),
+}
+
+impl<'a> TaskRequest<'a> {
+    /// The request of `method` with `params`: `None` for another method, `Err` for
+    /// params that are not the method's (answer -32602).
+    pub fn decode(method: &str, params: Option<RawJson<'a>>) -> Option<Result<Self, crate::wire::DecodeError>> {
+        let params = params.unwrap_or(RawJson::EMPTY_OBJECT);
+        Some(match method {
+            "tasks/get" => params.decode().map(Self::Get),
+            "tasks/update" => params.decode().map(Self::Update),
+            "tasks/cancel" => params.decode().map(Self::Cancel),
+            _ => return None,
+        })
+    }
+
+    /// The task it names.
+    pub fn task_id(&self) -> JsonStr<'a> {
+        match self {
+            Self::Get(p) | Self::Cancel(p) => p.task_id,
+            Self::Update(p) => p.task_id,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,6 +335,19 @@ mod tests {
             serde_json::to_string(&t).unwrap(),
             r#"{"taskId":"t","status":"input_required","createdAt":"a","lastUpdatedAt":"b","ttl":null}"#
         );
+    }
+
+    #[test]
+    fn task_requests_decode_by_method() {
+        let get = RawJson::parse(br#"{"taskId":"t","_meta":{}}"#).unwrap();
+        let r = TaskRequest::decode("tasks/get", Some(get)).unwrap().unwrap();
+        assert!(matches!(r, TaskRequest::Get(_)) && r.task_id() == "t");
+        let update = RawJson::parse(br#"{"taskId":"u","inputResponses":{"q0":{"action":"accept"}}}"#).unwrap();
+        let r = TaskRequest::decode("tasks/update", Some(update)).unwrap().unwrap();
+        assert!(matches!(r, TaskRequest::Update(p) if p.input_responses.is_object()) && r.task_id() == "u");
+        assert!(TaskRequest::decode("tasks/cancel", None).unwrap().is_err(), "no taskId");
+        assert!(TaskRequest::decode("tasks/update", Some(get)).unwrap().is_err(), "no inputResponses");
+        assert!(TaskRequest::decode("tasks/result", Some(get)).is_none(), "not a method of the extension");
     }
 
     #[test]

@@ -10,19 +10,20 @@
 //! the session's bounded outbox otherwise. Jobs off the loop wake it through the
 //! adapter's mailbox.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::list::List;
+use super::notifier::Notifier;
 use super::outlet::{Outlet, Refused, Taken};
 use super::server::{Server, serve};
 use super::step::{NoJob, Step};
-use super::work::{Later, Runtime, Work};
+use super::work::{Later, Room, Runtime, Work};
 use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
-use crate::mcp::LoggingLevel;
-use crate::session::{Event, PendingRequest, RequestOptions};
+use crate::mcp::{LoggingLevel, Method, ResourceUriParams};
+use crate::session::{Event, IncomingRequest, PendingRequest, RequestOptions};
 use crate::time::Instant;
 use crate::toolkit::client::ClientError;
 use crate::wire::{ErrorCode, ProgressValue, RawJson, RequestId};
@@ -37,6 +38,20 @@ pub fn not_found<S>(_: &mut S, cx: &mut Context<'_, ()>, event: Event<'_>) {
         let _ = cx.reply_error(&mut request, ErrorCode::METHOD_NOT_FOUND, "Method not found");
     }
 }
+
+/// What a [`ServerHandler`] runs when its loop is about to wait, beside the server's own
+/// work: the application's timers. It returns when to be called again (`None`: only
+/// after the next event); the context sends to any session.
+pub type Idle<S> = fn(&mut S, &mut Context<'_, ()>) -> Option<Instant>;
+
+/// The default [`Idle`]: no timers of the application's.
+pub fn no_timer<S>(_: &mut S, _: &mut Context<'_, ()>) -> Option<Instant> {
+    None
+}
+
+/// The subscriptions (`resources/subscribe`) a session may hold at once: one more is
+/// refused (-32603), so a client cannot make the server keep an unbounded set.
+pub const MAX_SUBSCRIPTIONS: usize = 1024;
 
 /// A [`Server`] with its state, as a [`Handler`] for any adapter (see the module docs):
 /// made by [`Server::handler`].
@@ -59,10 +74,24 @@ pub fn not_found<S>(_: &mut S, cx: &mut Context<'_, ()>, event: Event<'_>) {
 /// # Ok(()) }
 /// # #[cfg(not(all(feature = "stdio", feature = "http")))] fn main() {}
 /// ```
-pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>> {
+///
+/// Beside what the [`Server`] answers, the handler keeps what is per session:
+/// `logging/setLevel`, `resources/subscribe` and `resources/unsubscribe` (when the
+/// server declares [`subscriptions`](Server::subscriptions)), and 2026-07-28 listen
+/// streams (`subscriptions/listen`, acknowledged with what the server's capabilities
+/// allow). What changes is told through its [`Notifier`] and sent to the sessions
+/// concerned; the application's own timers run in its [`idle`](Self::idle) hook.
+pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>, I = Idle<S>> {
     server: Server<'t, S, J, N>,
     state: S,
     fallback: F,
+    idle: I,
+    notifier: Notifier,
+    /// The URIs each handshake session subscribed to.
+    subscriptions: HashMap<SessionTag, BTreeSet<String>>,
+    /// Sessions that made 2026-07-28 requests: their listen streams take notifications
+    /// (the endpoint sends each only to the streams that asked for it).
+    stateless: HashSet<SessionTag>,
     /// Work in progress, for the sessions that have some.
     work: HashMap<SessionTag, Work<J, N>>,
     /// Sessions that are ready, to announce list changes to.
@@ -81,6 +110,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             server: self,
             state,
             fallback: not_found::<S>,
+            idle: no_timer::<S>,
+            notifier: Notifier::new(),
+            subscriptions: HashMap::new(),
+            stateless: HashSet::new(),
             work: HashMap::new(),
             ready: HashSet::new(),
             levels: HashMap::new(),
@@ -89,18 +122,62 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     }
 }
 
-impl<'t, S, J: Step<S>, const N: usize, F> ServerHandler<'t, S, J, N, F>
+impl<'t, S, J: Step<S>, const N: usize, F, I> ServerHandler<'t, S, J, N, F, I>
 where
     F: FnMut(&mut S, &mut Context<'_, ()>, Event<'_>),
+    I: FnMut(&mut S, &mut Context<'_, ()>) -> Option<Instant>,
 {
     /// Gives the events the server does not cover to `fallback` (which must answer the
     /// requests among them), instead of [`not_found`].
-    pub fn fallback<G>(self, fallback: G) -> ServerHandler<'t, S, J, N, G>
+    pub fn fallback<G>(self, fallback: G) -> ServerHandler<'t, S, J, N, G, I>
     where
         G: FnMut(&mut S, &mut Context<'_, ()>, Event<'_>),
     {
-        let ServerHandler { server, state, work, ready, levels, wake, .. } = self;
-        ServerHandler { server, state, fallback, work, ready, levels, wake }
+        let ServerHandler {
+            server, state, idle, notifier, subscriptions, stateless, work, ready, levels, wake, ..
+        } = self;
+        ServerHandler { server, state, fallback, idle, notifier, subscriptions, stateless, work, ready, levels, wake }
+    }
+
+    /// Runs `idle` whenever the loop is about to wait, after the server's own work: the
+    /// application's timers (a resource that changes every minute, say). It returns
+    /// when it wants to run again; the loop wakes then (or at an earlier deadline).
+    pub fn idle<G>(self, idle: G) -> ServerHandler<'t, S, J, N, F, G>
+    where
+        G: FnMut(&mut S, &mut Context<'_, ()>) -> Option<Instant>,
+    {
+        let ServerHandler {
+            server,
+            state,
+            fallback,
+            notifier,
+            subscriptions,
+            stateless,
+            work,
+            ready,
+            levels,
+            wake,
+            ..
+        } = self;
+        ServerHandler { server, state, fallback, idle, notifier, subscriptions, stateless, work, ready, levels, wake }
+    }
+
+    /// Takes `notifier` as the handler's (one made before the handlers that tell it, so
+    /// they can capture it), instead of the one it has. Take it before the first
+    /// session: the subscriber counts are kept in the notifier.
+    pub fn with_notifier(mut self, notifier: Notifier) -> Self {
+        self.notifier = notifier;
+        self
+    }
+
+    /// The handler's [`Notifier`], for what changes the server's resources and lists.
+    pub fn notifier(&self) -> Notifier {
+        self.notifier.clone()
+    }
+
+    /// The URIs `session` subscribed to.
+    pub fn subscriptions(&self, session: SessionTag) -> impl Iterator<Item = &str> + '_ {
+        self.subscriptions.get(&session).into_iter().flatten().map(String::as_str)
     }
 
     /// The server (to announce a list change with [`Server::changed`], say).
@@ -128,7 +205,9 @@ where
             let sender = cx.sender();
             // A full mailbox already holds something that wakes the loop, which then
             // polls every session's work.
-            self.wake = Some(Arc::new(move || drop(sender.try_send(()))));
+            let wake: super::tasks::Wakeup = Arc::new(move || drop(sender.try_send(())));
+            self.notifier.set_wake(Arc::clone(&wake));
+            self.wake = Some(wake);
         }
         self.wake.clone()
     }
@@ -136,15 +215,20 @@ where
     fn end(&mut self, session: SessionTag) {
         self.ready.remove(&session);
         self.levels.remove(&session);
+        for uri in self.subscriptions.remove(&session).into_iter().flatten() {
+            self.notifier.count(&uri, false);
+        }
+        self.stateless.remove(&session);
         if let Some(mut work) = self.work.remove(&session) {
             work.end_all(&mut self.state);
         }
     }
 }
 
-impl<S, J: Step<S>, const N: usize, F> Handler for ServerHandler<'_, S, J, N, F>
+impl<S, J: Step<S>, const N: usize, F, I> Handler for ServerHandler<'_, S, J, N, F, I>
 where
     F: FnMut(&mut S, &mut Context<'_, ()>, Event<'_>),
+    I: FnMut(&mut S, &mut Context<'_, ()>) -> Option<Instant>,
 {
     type Message = ();
 
@@ -152,12 +236,25 @@ where
         let session = cx.session().unwrap_or(SessionTag::STDIO);
         match event {
             Event::Request(mut request) => {
+                if request.modern().is_some() {
+                    // No handshake in this era: the first request makes the session
+                    // one that listen streams may take notifications for.
+                    self.stateless.insert(session);
+                }
+                if self.per_session(cx, session, &mut request) {
+                    return;
+                }
                 if let Some(set_level) = self.server.set_level
                     && request.method == crate::mcp::Method::LoggingSetLevel
                 {
                     if let Some(level) = set_level(&mut request) {
                         self.levels.insert(session, level);
                     }
+                    return;
+                }
+                if let Some(store) = &self.server.task_store
+                    && store.serve(&mut request, cx.now())
+                {
                     return;
                 }
                 let wake = self.waker(cx);
@@ -213,14 +310,32 @@ where
     }
 
     fn on_idle(&mut self, cx: &mut Context<'_, ()>) -> Option<Instant> {
+        // The notifier wakes the loop from now on (what it was told before is here).
+        if self.wake.is_none() {
+            self.waker(cx);
+        }
+        let told = self.notifier.take();
+        for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
+            if told.lists & (1 << list as u8) != 0 {
+                self.server.changed(list);
+            }
+        }
         let changes = self.server.take_changes();
         if changes != 0 {
             for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
                 if changes & (1 << list as u8) != 0 {
-                    for &session in &self.ready {
+                    for &session in self.ready.union(&self.stateless) {
                         cx.notify(session, list.changed_method(), None::<&RawJson<'_>>);
                     }
                 }
+            }
+        }
+        for uri in &told.updated {
+            let params = ResourceUriParams::new(uri);
+            let subscribed = self.subscriptions.iter().filter(|(_, uris)| uris.contains(uri)).map(|(s, _)| s);
+            let listening = self.stateless.iter().filter(|s| !self.subscriptions.contains_key(s));
+            for &session in subscribed.chain(listening) {
+                cx.notify(session, "notifications/resources/updated", Some(&params));
             }
         }
         let now = cx.now();
@@ -234,11 +349,69 @@ where
             };
             !work.is_idle()
         });
-        next
+        let mine = (self.idle)(&mut self.state, cx);
+        match (next, mine) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn on_session_end(&mut self, session: SessionTag) {
         self.end(session);
+    }
+}
+
+impl<S, J: Step<S>, const N: usize, F, I> ServerHandler<'_, S, J, N, F, I> {
+    /// Answers what the handler keeps per session: subscriptions and listen streams
+    /// (`false`: not one of those).
+    fn per_session(
+        &mut self,
+        cx: &mut Context<'_, ()>,
+        session: SessionTag,
+        request: &mut IncomingRequest<'_>,
+    ) -> bool {
+        match request.method {
+            Method::ResourcesSubscribe | Method::ResourcesUnsubscribe if self.server.subscribe => {
+                let Some(p) = request.params.and_then(|p| p.decode::<ResourceUriParams<'_>>().ok()) else {
+                    let _ = cx.reply_error(request, ErrorCode::INVALID_PARAMS, "Invalid params: a uri is required");
+                    return true;
+                };
+                let mut scratch = [0u8; 512];
+                let Some(uri) = p.uri.as_plain().or_else(|| p.uri.unescape_into(&mut scratch).ok()) else {
+                    let _ = cx.reply_error(request, ErrorCode::INVALID_PARAMS, "Invalid params: the uri is too long");
+                    return true;
+                };
+                let uris = self.subscriptions.entry(session).or_default();
+                if request.method == Method::ResourcesUnsubscribe {
+                    if uris.remove(uri) {
+                        self.notifier.count(uri, false);
+                    }
+                    if uris.is_empty() {
+                        self.subscriptions.remove(&session);
+                    }
+                } else if !uris.contains(uri) {
+                    if uris.len() >= MAX_SUBSCRIPTIONS {
+                        let message = "Too many subscriptions: unsubscribe from a resource first";
+                        let _ = cx.reply_error(request, ErrorCode::INTERNAL_ERROR, message);
+                        return true;
+                    }
+                    uris.insert(String::from(uri));
+                    self.notifier.count(uri, true);
+                }
+                let _ = cx.reply(request, &crate::mcp::EmptyResult::EMPTY);
+                true
+            }
+            Method::SubscriptionsListen => {
+                // The endpoint keeps the stream open, sends it the notifications it was
+                // granted and ends it when the client cancels it or the session ends.
+                if let Err(e) = request.acknowledge() {
+                    let message = std::format!("Could not open the listen stream: {e}");
+                    let _ = cx.reply_error(request, ErrorCode::INTERNAL_ERROR, &message);
+                }
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -253,6 +426,16 @@ impl<J, const N: usize> Later for Routed<'_, '_, J, N> {
     fn later(&mut self, request: PendingRequest, result: Vec<u8>) {
         // The session's outbox keeps it, in order, until there is room.
         self.cx.act(self.session, Action::Respond { request, result });
+    }
+
+    fn room(&self) -> Room {
+        if self.cx.queued(self.session) {
+            Room::Behind
+        } else if self.cx.grows() {
+            Room::Grows
+        } else {
+            Room::InPlace
+        }
     }
 }
 
@@ -321,6 +504,14 @@ impl Outlet for Via<'_, '_> {
         let method = std::borrow::Cow::Borrowed(method);
         self.cx.act(self.session, Action::Notify { related: Some(request.clone()), method, params: Some(params) });
         Taken::Yes
+    }
+
+    fn withdraw(&mut self, id: &RequestId) {
+        let _ = self.cx.cancel(self.session, id, Some(super::outlet::WITHDRAWN));
+    }
+
+    fn close_stream(&mut self, request: &PendingRequest) {
+        self.cx.act(self.session, Action::CloseStream { request: request.clone() });
     }
 
     fn request(&mut self, method: &str, params: &RawJson<'_>, options: RequestOptions) -> Result<RequestId, Refused> {

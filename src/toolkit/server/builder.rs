@@ -166,6 +166,21 @@ impl<S: 'static> ServerBuilder<S> {
         self
     }
 
+    /// Adds any [`TemplateHandler`] (a resource template answered by the application's own type).
+    pub fn template_handler(mut self, template: impl TemplateHandler<S> + 'static) -> Self {
+        self.server.items.owned.templates.push(Box::new(template));
+        self.server.items.owned.kinds.resources = Some(Kind::RESOURCES);
+        self
+    }
+
+    /// Adds any [`PromptHandler`] (one with a result of its own making, or
+    /// [`Offered`](super::Offered) only sometimes).
+    pub fn prompt_handler(mut self, prompt: impl PromptHandler<S> + 'static) -> Self {
+        self.server.items.owned.prompts.push(Box::new(prompt));
+        self.server.items.owned.kinds.prompts = Some(Kind::PROMPTS);
+        self
+    }
+
     /// Adds a prompt given by `run`, a function of its arguments (a
     /// [`schema!`](crate::schema) struct of strings).
     pub fn prompt<A, R, F>(mut self, name: &str, description: &str, run: F) -> Self
@@ -226,6 +241,60 @@ impl<S: 'static> ServerBuilder<S> {
         F: Fn(super::Job, A) -> Fut + 'static,
     {
         self.tool_handler(Async { spec: Spec::new(name, description), run, _args: PhantomData::<fn(A)> })
+    }
+
+    /// Adds a tool answered by a blocking function that runs as an MCP task (tasks
+    /// extension, see `task_store.rs`) for a client that declared the extension: the
+    /// call is answered at once with the task handle and `tasks/get` brings the result.
+    /// For other clients an [`Optional`](super::TaskSupport::Optional) tool runs as
+    /// [`blocking_tool`](Self::blocking_tool) does and a
+    /// [`Required`](super::TaskSupport::Required) one is refused (-32021). The tasks go
+    /// to the server's [`task_store`](Self::task_store) (a default one if none was set).
+    pub fn blocking_task_tool<A, R, F>(
+        mut self,
+        name: &str,
+        description: &str,
+        support: super::TaskSupport,
+        run: F,
+    ) -> Self
+    where
+        A: for<'x> Arguments<Decoded<'x> = A> + Send + 'static,
+        R: ToolOutput,
+        F: Fn(super::Job, A) -> R + Send + Sync + 'static,
+    {
+        let store = self.server.task_store.get_or_insert_with(super::TaskStore::default).clone();
+        let run = std::sync::Arc::new(run);
+        let tool =
+            TaskBlocking { spec: Spec::new(name, description), run, support, store, _args: PhantomData::<fn(A)> };
+        self.tool_handler(tool)
+    }
+
+    /// [`blocking_task_tool`](Self::blocking_task_tool) for an async function, run on
+    /// the [`executor`](Self::executor); a cancelled task's future is dropped.
+    pub fn async_task_tool<A, R, Fut, F>(
+        mut self,
+        name: &str,
+        description: &str,
+        support: super::TaskSupport,
+        run: F,
+    ) -> Self
+    where
+        A: for<'x> Arguments<Decoded<'x> = A> + 'static,
+        R: ToolOutput + 'static,
+        Fut: core::future::Future<Output = R> + Send + 'static,
+        F: Fn(super::Job, A) -> Fut + 'static,
+    {
+        let store = self.server.task_store.get_or_insert_with(super::TaskStore::default).clone();
+        let tool = TaskAsync { spec: Spec::new(name, description), run, support, store, _args: PhantomData::<fn(A)> };
+        self.tool_handler(tool)
+    }
+
+    /// Where the tasks of task tools are kept (bounded, with their TTL; see
+    /// [`TaskStore`](super::TaskStore)); setting one declares the tasks extension. Set
+    /// it before adding task tools.
+    pub fn task_store(mut self, store: super::TaskStore) -> Self {
+        self.server.task_store = Some(store);
+        self
     }
 
     /// How the loop is woken when a job off the loop has progress or a result (the
@@ -341,6 +410,74 @@ where
         if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
             let run = std::sync::Arc::clone(&self.run);
             call.spawn_blocking(move |job| run(job, args));
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+struct TaskBlocking<A, F> {
+    spec: Spec,
+    run: std::sync::Arc<F>,
+    support: super::TaskSupport,
+    store: super::TaskStore,
+    _args: PhantomData<fn(A)>,
+}
+
+#[cfg(feature = "std")]
+impl<S, J, A, R, F> ToolHandler<S, J> for TaskBlocking<A, F>
+where
+    A: for<'x> Arguments<Decoded<'x> = A> + Send + 'static,
+    R: ToolOutput,
+    F: Fn(super::Job, A) -> R + Send + Sync + 'static,
+{
+    fn tool(&self) -> Tool<'_> {
+        let mut tool = self.spec.tool(A::SCHEMA);
+        tool.execution = Some(crate::mcp::ToolExecution { task_support: Some(self.support) });
+        tool
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
+    }
+
+    fn call(&self, _: &mut S, call: Call<'_, '_, J>) {
+        if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
+            let run = std::sync::Arc::clone(&self.run);
+            call.spawn_task_blocking(&self.store, self.support, move |job| run(job, args));
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+struct TaskAsync<A, F> {
+    spec: Spec,
+    run: F,
+    support: super::TaskSupport,
+    store: super::TaskStore,
+    _args: PhantomData<fn(A)>,
+}
+
+#[cfg(feature = "std")]
+impl<S, J, A, R, Fut, F> ToolHandler<S, J> for TaskAsync<A, F>
+where
+    A: for<'x> Arguments<Decoded<'x> = A>,
+    R: ToolOutput + 'static,
+    Fut: core::future::Future<Output = R> + Send + 'static,
+    F: Fn(super::Job, A) -> Fut,
+{
+    fn tool(&self) -> Tool<'_> {
+        let mut tool = self.spec.tool(A::SCHEMA);
+        tool.execution = Some(crate::mcp::ToolExecution { task_support: Some(self.support) });
+        tool
+    }
+
+    fn name(&self) -> JsonStr<'_> {
+        JsonStr::from_text(&self.spec.name)
+    }
+
+    fn call(&self, _: &mut S, call: Call<'_, '_, J>) {
+        if let Some((args, call)) = arguments::<A, J>(JsonStr::from_text(&self.spec.name), call) {
+            call.spawn_task(&self.store, self.support, |job| (self.run)(job, args));
         }
     }
 }

@@ -162,9 +162,22 @@ fn largest<S, J>(items: &Items<'_, S, J>, paging: &Paging, list: List) -> usize 
     }
 }
 
-/// Answers a list request with the page it asks for.
+/// How many items of `list` are offered to a request (`modern`: its 2026-07-28 view).
+fn offered_len<S, J>(items: &Items<'_, S, J>, list: List, modern: Option<crate::session::ModernRequest>) -> usize {
+    match list {
+        List::Tools => items.tools().filter(|t| t.offered(modern)).count(),
+        List::Prompts => items.prompts().filter(|p| p.offered(modern)).count(),
+        other => len(items, other),
+    }
+}
+
+/// Answers a list request with the page it asks for. Tools and prompts are paged over
+/// those offered to the request (see `ToolHandler::offered`): one that comes or goes
+/// moves the positions after it, which is a change of the list, whose cursors the
+/// application makes stale by announcing it.
 fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>, list: List) {
-    let (range, next) = match parts.paging.page(list, request.params, len(parts.items, list)) {
+    let modern = request.modern();
+    let (range, next) = match parts.paging.page(list, request.params, offered_len(parts.items, list, modern)) {
         Ok(page) => page,
         Err(e) => {
             let _ = request.respond_error(e.code(), e.message());
@@ -173,10 +186,12 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
     };
     let items = parts.items;
     let later: &mut dyn Runtime<J> = &mut *parts.runtime;
+    let (skip, take) = (range.start, range.len());
     let field = list.field();
     match list {
         List::Tools => {
-            answer(request, later, &Page { field, items: range.filter_map(|i| items.tool(i)).map(|t| t.tool()), next })
+            let tools = items.tools().filter(move |t| t.offered(modern)).skip(skip).take(take).map(|t| t.tool());
+            answer(request, later, &Page { field, items: tools, next })
         }
         List::Resources => {
             answer(request, later, &Page { field, items: range.filter_map(|i| items.resource(i)), next })
@@ -185,11 +200,10 @@ fn list<S, J>(parts: &mut Parts<'_, '_, S, J>, request: &mut IncomingRequest<'_>
             let page = Page { field, items: range.filter_map(|i| items.template(i)).map(|t| t.template()), next };
             answer(request, later, &page)
         }
-        List::Prompts => answer(
-            request,
-            later,
-            &Page { field, items: range.filter_map(|i| items.prompt(i)).map(|p| p.prompt()), next },
-        ),
+        List::Prompts => {
+            let prompts = items.prompts().filter(move |p| p.offered(modern)).skip(skip).take(take).map(|p| p.prompt());
+            answer(request, later, &Page { field, items: prompts, next })
+        }
     }
 }
 
@@ -203,7 +217,7 @@ fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &m
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.tools().find(|t| t.name() == params.name) {
+            match parts.items.tools().find(|t| t.name() == params.name && t.offered(request.modern())) {
                 Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown tool: {}", params.name));
@@ -262,7 +276,7 @@ fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: 
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.prompts().find(|p| params.name == p.prompt().name) {
+            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(request.modern())) {
                 Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown prompt: {}", params.name));

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 #[cfg(feature = "std")]
 use crate::session::RequestOptions;
-use crate::session::{Buffer, Endpoint, PendingRequest, SendError};
+use crate::session::{Buffer, Endpoint, PendingRequest, Profile, SendError};
 use crate::time::Instant;
 use crate::wire::ProgressValue;
 #[cfg(feature = "std")]
@@ -31,6 +31,10 @@ impl From<SendError> for Refused {
         }
     }
 }
+
+/// The reason a withdrawn question gives the client.
+#[cfg(feature = "std")]
+pub(crate) const WITHDRAWN: &str = "the tool call that asked was cancelled";
 
 /// Whether an outlet took a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +78,16 @@ pub(crate) trait Outlet {
         method: &'static str,
         params: &P,
     ) -> Taken;
+    /// Withdraws a request of ours (`notifications/cancelled`): the job that asked it
+    /// was cancelled.
+    #[cfg(feature = "std")]
+    fn withdraw(&mut self, id: &RequestId);
+    /// Closes the connection carrying `request`'s response stream, keeping the stream
+    /// for the client to resume (Streamable HTTP only: nothing elsewhere).
+    #[cfg(feature = "std")]
+    fn close_stream(&mut self, request: &PendingRequest) {
+        let _ = request;
+    }
 }
 
 /// An endpoint at an instant, as an outlet (the instant is for the requests of ours
@@ -81,7 +95,7 @@ pub(crate) trait Outlet {
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) struct At<'x, E>(pub &'x mut E, pub Instant);
 
-impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_, OUT, IN, B>> {
+impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Outlet for At<'_, Endpoint<'_, OUT, IN, B, E>> {
     fn respond<R: Serialize + ?Sized>(&mut self, request: &PendingRequest, result: &R) -> Taken {
         taken(self.0.respond(request, result))
     }
@@ -99,6 +113,11 @@ impl<const OUT: usize, const IN: usize, B: Buffer> Outlet for At<'_, Endpoint<'_
     #[cfg(feature = "std")]
     fn abandon(&mut self, request: &PendingRequest) {
         let _ = self.0.abandon(request);
+    }
+
+    #[cfg(feature = "std")]
+    fn withdraw(&mut self, id: &RequestId) {
+        let _ = self.0.cancel(self.1, id, Some(WITHDRAWN));
     }
 
     #[cfg(feature = "std")]

@@ -71,6 +71,12 @@ pub trait PromptHandler<S> {
     fn prompt(&self) -> PromptInfo<'_>;
     /// Answers a `prompts/get` of this prompt.
     fn get(&self, state: &mut S, get: Get<'_, '_>);
+    /// Whether the prompt is offered to a request (as [`ToolHandler::offered`](super::ToolHandler::offered)
+    /// for tools): one not offered is left out of `prompts/list` and unknown to `prompts/get`.
+    fn offered(&self, modern: Option<crate::session::ModernRequest>) -> bool {
+        let _ = modern;
+        true
+    }
 }
 
 /// One `prompts/get` to answer.
@@ -103,6 +109,12 @@ impl<'c, 'e> Get<'c, 'e> {
     /// Answers with a JSON-RPC error saying `message` (cut at 200 bytes).
     pub fn fail(self, code: ErrorCode, message: &dyn Display) {
         let _ = self.request.respond_error(code, &short_text(message));
+    }
+
+    /// Answers with a whole result of the handler's own making, sent as it is (a
+    /// 2026-07-28 `input_required` round written by hand, say).
+    pub fn respond_raw(self, result: RawJson<'_>) {
+        answer(self.request, self.later, &result);
     }
 }
 

@@ -6,7 +6,7 @@ use super::step::{NoJob, Step};
 use super::table::{Items, Table};
 use super::work::Work;
 use crate::mcp::{Implementation, ListChanged, LoggingLevel, ProtocolVersion, Role, ServerCapabilities};
-use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest};
+use crate::session::{Buffer, Config, DEFAULT_REPLY_RESERVE, Endpoint, Event, IncomingRequest, Profile};
 use crate::time::Instant;
 use crate::wire::{MAX_ID_LEN, RawJson};
 
@@ -65,6 +65,10 @@ pub struct Server<'t, S, J = NoJob, const N: usize = 0> {
     info: Implementation<'t>,
     instructions: Option<&'t str>,
     version: Option<ProtocolVersion>,
+    /// The MCP tasks (tasks extension) of the tools that run as tasks: set, the server
+    /// declares the extension and answers `tasks/*` from it.
+    #[cfg(feature = "std")]
+    pub(crate) task_store: Option<super::TaskStore>,
 }
 
 impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
@@ -87,6 +91,8 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             info: Implementation::new("mcp-sansio-server", env!("CARGO_PKG_VERSION")),
             instructions: None,
             version: None,
+            #[cfg(feature = "std")]
+            task_store: None,
         }
     }
 
@@ -170,6 +176,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         if self.logging {
             caps = caps.logging();
         }
+        #[cfg(feature = "std")]
+        if self.task_store.is_some() {
+            caps = caps.extensions(super::task_store::EXTENSION_DECLARED);
+        }
         caps
     }
 
@@ -240,6 +250,12 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                     }
                     return None;
                 }
+                #[cfg(feature = "std")]
+                if let Some(store) = &self.task_store
+                    && store.serve(&mut request, self.work.tasks.now)
+                {
+                    return None;
+                }
                 if self.serve(state, &mut request) { None } else { Some(Event::Request(request)) }
             }
             Event::Negotiated { version, peer } => {
@@ -281,10 +297,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// room, steps the step jobs that are due and delivers what jobs on other threads
     /// did. Call it whenever the loop is about to wait (and drain the endpoint after);
     /// returns when to call it again if nothing else happens first.
-    pub fn poll<const OUT: usize, const IN: usize, B: Buffer>(
+    pub fn poll<const OUT: usize, const IN: usize, B: Buffer, E: Profile>(
         &mut self,
         state: &mut S,
-        ep: &mut Endpoint<'_, OUT, IN, B>,
+        ep: &mut Endpoint<'_, OUT, IN, B, E>,
         now: Instant,
     ) -> Option<Instant> {
         for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {

@@ -26,6 +26,7 @@ use super::outlet::{Outlet, Refused, Taken};
 use super::output::{AsResult, Cancelled, ToolOutput};
 use super::owned::to_json;
 use super::rounds::{Asked, Round};
+use super::task_store::TaskStore;
 use crate::mcp::{LogData, LoggingLevel, LoggingMessageParams};
 use crate::session::PendingRequest;
 use crate::session::RequestOptions;
@@ -76,6 +77,8 @@ struct State {
     /// A stateless call's round ended (`done` holds its `input_required` result): what
     /// the job makes after is dropped.
     round_over: bool,
+    /// [`Job::close_stream`] asked for the call's response stream to be closed.
+    close_stream: bool,
 }
 
 struct Shared {
@@ -87,6 +90,9 @@ struct Shared {
     /// The rounds of a stateless call (2026-07-28), whose questions are answered by
     /// `input_required` rounds; `None` in a handshake session.
     round: Option<Mutex<Round>>,
+    /// The MCP task this job runs as (tasks extension; see `task_store.rs`): its
+    /// questions and its outcome go to the store, not to a request.
+    task: Option<(TaskStore, String)>,
 }
 
 impl Shared {
@@ -95,6 +101,14 @@ impl Shared {
     }
 
     fn finish(&self, done: Done) {
+        if let Some((store, id)) = &self.task {
+            let result = match done {
+                Done::Result(json) => Some(json),
+                Done::Failed => None,
+            };
+            store.finish(id, result);
+            return;
+        }
         let mut state = self.lock();
         if !state.round_over {
             state.done = Some(done);
@@ -190,6 +204,11 @@ impl Job {
         let unserializable =
             ClientError::Send(crate::session::SendError::Encode(EncodeError::Serialize(SerializeError::Custom)));
         let json = to_json(params).ok_or(unserializable)?;
+        if let Some((store, id)) = &self.shared.task {
+            let shared = &self.shared;
+            let cancelled = || shared.cancelled.load(Ordering::Acquire);
+            return store.ask(id, &[(input, json)], &cancelled).pop().unwrap_or(Err(ClientError::Cancelled));
+        }
         if let Some(round) = &self.shared.round {
             return self.ask_in_round(round, input, &json);
         }
@@ -210,6 +229,41 @@ impl Job {
             }
             state = self.shared.cancel.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// Asks several questions at once and waits for all their answers, in order. A job
+    /// running as an MCP task (tasks extension) puts them all in the task's
+    /// `inputRequests` together, so the client sees them at once and may answer them
+    /// in one `tasks/update` or several; anywhere else they are asked one after another
+    /// with [`ask`](Self::ask) (in a stateless call the first one not answered ends the
+    /// round, and the rest are `Err(ClientError::Cancelled)`).
+    pub fn ask_all<P: serde::Serialize>(&self, questions: &[(Input, P)]) -> Vec<Result<Answer, ClientError>> {
+        if let Some((store, id)) = &self.shared.task {
+            let mut asked = Vec::with_capacity(questions.len());
+            let mut out: Vec<Option<Result<Answer, ClientError>>> = Vec::with_capacity(questions.len());
+            for (input, params) in questions {
+                match to_json(params) {
+                    Some(json) => {
+                        asked.push((*input, json));
+                        out.push(None);
+                    }
+                    None => out.push(Some(Err(ClientError::Cancelled))),
+                }
+            }
+            let shared = &self.shared;
+            let cancelled = || shared.cancelled.load(Ordering::Acquire);
+            let mut answers = store.ask(id, &asked, &cancelled).into_iter();
+            return out
+                .into_iter()
+                .map(|o| o.unwrap_or_else(|| answers.next().unwrap_or(Err(ClientError::Cancelled))))
+                .collect();
+        }
+        let mut out = Vec::with_capacity(questions.len());
+        for (input, params) in questions {
+            let answer = if self.is_cancelled() { Err(ClientError::Cancelled) } else { self.ask(*input, params) };
+            out.push(answer);
+        }
+        out
     }
 
     /// [`ask`](Self::ask) for a stateless call.
@@ -258,7 +312,9 @@ impl Job {
     /// `logging/setLevel` set it when the call came; everything without one). Waits
     /// while many are waiting to be sent; nothing once the call is cancelled.
     pub fn log(&self, level: LoggingLevel, message: &str) {
-        if self.log_level.is_some_and(|min| level < min) {
+        // A task's job has no request to relate a message to (the extension supports
+        // none on tasks).
+        if self.shared.task.is_some() || self.log_level.is_some_and(|min| level < min) {
             return;
         }
         let mut state = self.shared.lock();
@@ -273,6 +329,20 @@ impl Job {
         }
         state.logs.push_back((level, String::from(message)));
         drop(state);
+        self.shared.wake();
+    }
+
+    /// Over Streamable HTTP, closes the connection that carries the call's response
+    /// stream once its priming event is out, keeping the stream: the client reconnects
+    /// with `GET` and `Last-Event-ID` and gets the progress and the answer there
+    /// (SEP-1699 polling, for 2025-11-25 clients). A long job frees the client's
+    /// connection this way instead of holding it open. Nothing over stdio or a bare
+    /// endpoint, where there is no stream to close.
+    pub fn close_stream(&self) {
+        if self.is_cancelled() {
+            return;
+        }
+        self.shared.lock().close_stream = true;
         self.shared.wake();
     }
 
@@ -297,6 +367,9 @@ pub(crate) struct Tasks {
     running: Vec<(PendingRequest, Arc<Shared>)>,
     /// The questions sent for them, by the id of our request.
     asked: Vec<(RequestId, Arc<Shared>)>,
+    /// Questions of jobs that were cancelled, to withdraw (`notifications/cancelled`)
+    /// at the next poll: the client stops asking its user for an answer nobody waits for.
+    withdraw: Vec<RequestId>,
     /// The session's logging level, for the jobs started from now on.
     pub(crate) log_level: Option<LoggingLevel>,
     /// `None` until set: nothing is allocated for a server without jobs off the loop.
@@ -317,6 +390,7 @@ impl Tasks {
         Tasks {
             running: Vec::new(),
             asked: Vec::new(),
+            withdraw: Vec::new(),
             log_level: None,
             wake: None,
             spawner: None,
@@ -339,7 +413,7 @@ impl Tasks {
     /// Whether no job is running.
     #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn is_empty(&self) -> bool {
-        self.running.is_empty() && self.asked.is_empty()
+        self.running.is_empty() && self.asked.is_empty() && self.withdraw.is_empty()
     }
 
     /// Whether `id` (of our request) is a job's question.
@@ -368,6 +442,7 @@ impl Tasks {
             cancel: Condvar::new(),
             wake: self.wake.clone(),
             round: round.map(Mutex::new),
+            task: None,
         });
         self.running.push((request, Arc::clone(&shared)));
         Job { shared, progress, log_level: self.log_level }
@@ -428,6 +503,9 @@ impl Tasks {
     /// Sends what the jobs did: the latest progress, and results (in order, stopping when
     /// the transmit buffer is full).
     pub(crate) fn poll<O: Outlet>(&mut self, ep: &mut O) {
+        for id in self.withdraw.drain(..) {
+            ep.withdraw(&id);
+        }
         let mut i = 0;
         while i < self.running.len() {
             let (request, shared) = &self.running[i];
@@ -445,6 +523,9 @@ impl Tasks {
                         shared.cancel.notify_all();
                     }
                 }
+            }
+            if core::mem::take(&mut state.close_stream) {
+                ep.close_stream(request);
             }
             let logged = !state.logs.is_empty();
             while let Some((level, text)) = state.logs.front() {
@@ -501,9 +582,15 @@ impl Tasks {
             }
             r != request
         });
-        // Its question, if any, is answered by nobody now (the session cancels our
-        // request when its answer comes late).
-        self.asked.retain(|(_, shared)| !shared.cancelled.load(Ordering::Acquire));
+        // Its question, if any, is answered by nobody now: withdrawn.
+        let withdraw = &mut self.withdraw;
+        self.asked.retain(|(id, shared)| {
+            let over = shared.cancelled.load(Ordering::Acquire);
+            if over {
+                withdraw.push(id.clone());
+            }
+            !over
+        });
     }
 
     /// Cancels every job.
@@ -511,7 +598,76 @@ impl Tasks {
         for (_, shared) in self.running.drain(..) {
             shared.cancel();
         }
+        // The session is over: nothing to withdraw its questions from.
         self.asked.clear();
+        self.withdraw.clear();
+    }
+}
+
+/// Runs `work` as the job of MCP task `id` of `store` (on `spawner`, a thread of its own
+/// by default): its questions and outcome go to the store, `tasks/cancel` cancels it.
+pub(crate) fn spawn_task_blocking<R, F>(spawner: Option<Spawner>, store: TaskStore, id: String, work: F)
+where
+    R: ToolOutput,
+    F: FnOnce(Job) -> R + Send + 'static,
+{
+    let shared = Arc::new(Shared {
+        cancelled: AtomicBool::new(false),
+        state: Mutex::new(State::default()),
+        cancel: Condvar::new(),
+        wake: None,
+        round: None,
+        task: Some((store.clone(), id.clone())),
+    });
+    let for_cancel = Arc::clone(&shared);
+    store.on_cancel(&id, Box::new(move || for_cancel.cancel()));
+    let job = Job { shared: Arc::clone(&shared), progress: false, log_level: None };
+    let on_failure = Arc::clone(&shared);
+    let run = Box::new(move || {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job)));
+        let done = outcome.ok().and_then(|r| to_json(&AsResult(&r))).map_or(Done::Failed, Done::Result);
+        shared.finish(done);
+    });
+    match spawner {
+        Some(spawn) => spawn(run),
+        None => {
+            if std::thread::Builder::new().name("mcp-task".into()).spawn(run).is_err() {
+                on_failure.finish(Done::Failed);
+            }
+        }
+    }
+}
+
+/// Runs the future `work` makes as the job of MCP task `id` of `store`, on `executor` (a
+/// thread that blocks on it by default); `tasks/cancel` cancels it (the future is
+/// dropped, unfinished).
+pub(crate) fn spawn_task<R, Fut, F>(executor: Option<Executor>, store: TaskStore, id: String, work: F)
+where
+    R: ToolOutput + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    F: FnOnce(Job) -> Fut,
+{
+    let shared = Arc::new(Shared {
+        cancelled: AtomicBool::new(false),
+        state: Mutex::new(State::default()),
+        cancel: Condvar::new(),
+        wake: None,
+        round: None,
+        task: Some((store.clone(), id.clone())),
+    });
+    let for_cancel = Arc::clone(&shared);
+    store.on_cancel(&id, Box::new(move || for_cancel.cancel()));
+    let job = Job { shared: Arc::clone(&shared), progress: false, log_level: None };
+    let on_failure = Arc::clone(&shared);
+    let guarded: Pin<Box<dyn Future<Output = ()> + Send>> =
+        Box::pin(Guarded { work: Some(Box::pin(work(job))), shared });
+    match executor {
+        Some(run) => run(guarded),
+        None => {
+            if std::thread::Builder::new().name("mcp-task".into()).spawn(move || block_on(guarded)).is_err() {
+                on_failure.finish(Done::Failed);
+            }
+        }
     }
 }
 

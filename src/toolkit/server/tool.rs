@@ -27,6 +27,17 @@ pub trait ToolHandler<S, J = NoJob> {
     }
     /// Answers a call, now or later.
     fn call(&self, state: &mut S, call: Call<'_, '_, J>);
+    /// Whether the tool is offered to a request (`modern`: its 2026-07-28 view, `None`
+    /// in a handshake session): a tool not offered is left out of `tools/list` and a
+    /// call of it is answered as for an unknown tool. For tools that come and go (a
+    /// feature switched on at run time, see [`Offered`](super::Offered); announce the
+    /// change with [`Notifier::list_changed`](super::Notifier)) or that exist in one
+    /// era only. Lists are paged over the tools offered to the request, so one that
+    /// comes or goes is a change of the list (announce it: cursors go stale).
+    fn offered(&self, modern: Option<crate::session::ModernRequest>) -> bool {
+        let _ = modern;
+        true
+    }
 }
 
 /// One `tools/call` to answer: its arguments, and the ways to answer it. Dropping it
@@ -65,6 +76,19 @@ impl<'c, 'e, J> Call<'c, 'e, J> {
     /// is an `Err` [`ToolOutput`]).
     pub fn fail(self, code: ErrorCode, message: &str) {
         let _ = self.request.respond_error(code, message);
+    }
+
+    /// Answers with a JSON-RPC error carrying `data` (-32021 with the capabilities the
+    /// client lacks, say).
+    pub fn fail_with_data<D: serde::Serialize + ?Sized>(self, code: ErrorCode, message: &str, data: &D) {
+        let _ = self.request.respond_error_with_data(code, message, data);
+    }
+
+    /// Answers with a whole result of the handler's own making, sent as it is: a
+    /// 2026-07-28 `input_required` round written by hand (where [`Job::ask`](super::Job::ask)
+    /// does not fit), or fields the toolkit does not know.
+    pub fn respond_raw(self, result: RawJson<'_>) {
+        answer(self.request, self.runtime, &result);
     }
 
     /// Hands the call to a step job, which the main loop polls (see

@@ -18,6 +18,25 @@ pub(crate) trait Later {
     /// send once there is room.
     #[cfg(feature = "alloc")]
     fn later(&mut self, request: PendingRequest, result: alloc::vec::Vec<u8>);
+    /// How an answer may go out now: in place on a bare endpoint; through an adapter,
+    /// behind what its session already queued, or into a transmit buffer it can grow.
+    fn room(&self) -> Room {
+        Room::InPlace
+    }
+}
+
+/// How an answer may go out now (see [`Later::room`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Room {
+    /// Written into the transmit buffer if it fits its free room.
+    InPlace,
+    /// Written if it fits now; one longer than the buffer waits for the adapter to grow
+    /// it, instead of being refused with -32603.
+    #[cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
+    Grows,
+    /// Queued behind what waits already, to keep the session's order.
+    #[cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
+    Behind,
 }
 
 /// What a [`Call`](super::Call) needs from the server besides the request.
@@ -34,7 +53,12 @@ pub(crate) trait Runtime<J>: Later {
 /// endpoint a [reply reserve](crate::session::Config::reply_reserve) as large as the
 /// largest result to avoid it).
 pub(crate) fn answer<R: Serialize + ?Sized>(request: &mut IncomingRequest<'_>, later: &mut dyn Later, result: &R) {
-    if let Err(SendError::TxFull { .. }) = request.respond(result) {
+    let full = match later.room() {
+        Room::Behind => true,
+        Room::Grows => matches!(request.try_respond(result), Err(SendError::TxFull { .. })),
+        Room::InPlace => matches!(request.respond(result), Err(SendError::TxFull { .. })),
+    };
+    if full {
         #[cfg(feature = "alloc")]
         if let Some(json) = super::owned::to_json(result) {
             later.later(request.pending(), json);

@@ -1,6 +1,6 @@
-//! The session layer: a server Endpoint (handshake, correlation, timers) answering tools.
+//! The session layer: a handshake-era server-only Endpoint (handshake, correlation, timers) answering tools.
 //!
-//! An `Endpoint<'_, 4, 4>` server fed opaque bytes: it answers `initialize` and `ping`
+//! An `Endpoint<'_, 4, 4, &mut [u8], HandshakeServer>` server fed opaque bytes: it answers `initialize` and `ping`
 //! itself, refuses what is not allowed, and the application answers `tools/call` with a
 //! text result and everything else with an error; timeouts and end of input are handled.
 #![no_std]
@@ -8,7 +8,7 @@
 
 use core::hint::black_box;
 use mcp_sansio::mcp::{Method, Role};
-use mcp_sansio::session::{Config, Endpoint, Event, Output};
+use mcp_sansio::session::{Config, Endpoint, Event, HandshakeServer, Output};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, RawJson};
 use mcp_sansio_size::opaque;
@@ -21,7 +21,10 @@ pub extern "C" fn _start() -> ! {
     let info = RawJson::parse(br#"{"name":"mcu","version":"1"}"#).unwrap_or(RawJson::EMPTY_OBJECT);
     let caps = RawJson::parse(br#"{"tools":{}}"#).unwrap_or(RawJson::EMPTY_OBJECT);
     let config = Config::new(Role::Server, info).capabilities(caps);
-    let Ok(mut ep) = Endpoint::<'_, 4, 4>::new(config, &mut rx, &mut tx, Instant::ZERO) else { loop {} };
+    let Ok(mut ep) = Endpoint::<'_, 4, 4, &mut [u8], HandshakeServer>::new(config, &mut rx, &mut tx, Instant::ZERO)
+    else {
+        loop {}
+    };
     let result = RawJson::parse(br#"{"content":[{"type":"text","text":"ok"}]}"#).unwrap_or(RawJson::EMPTY_OBJECT);
     let mut now = 0u64;
     loop {

@@ -4,7 +4,7 @@
 
 use core::hint::black_box;
 use mcp_sansio::mcp::Implementation;
-use mcp_sansio::session::{Endpoint, Event, Output};
+use mcp_sansio::session::{Endpoint, Event, HandshakeServer, Output};
 use mcp_sansio::time::Instant;
 use mcp_sansio::toolkit::server::{Server, Table, ToolCallFn, ToolFn};
 use mcp_sansio::wire::{ErrorCode, JsonStr};
@@ -31,7 +31,11 @@ pub extern "C" fn _start() -> ! {
     let mut rx = [0u8; 1024];
     let mut tx = [0u8; 2048];
     let mut server: Server<'_, ()> = Server::new(TABLE).info(Implementation::new("mcu", "1"));
-    let Ok(mut ep) = Endpoint::<'_, 4, 4>::new(server.config(), &mut rx, &mut tx, Instant::ZERO) else { loop {} };
+    let Ok(mut ep) =
+        Endpoint::<'_, 4, 4, &mut [u8], HandshakeServer>::new(server.config(), &mut rx, &mut tx, Instant::ZERO)
+    else {
+        loop {}
+    };
     let mut now = 0u64;
     loop {
         now += black_box(1);

@@ -6,7 +6,7 @@
 use core::fmt::Write as _;
 use core::hint::black_box;
 use mcp_sansio::mcp::{CallToolParams, CallToolResult, ContentBlock, Method, Role, TextContent};
-use mcp_sansio::session::{Config, Endpoint, Event, Output};
+use mcp_sansio::session::{Config, Endpoint, Event, HandshakeServer, Output};
 use mcp_sansio::time::Instant;
 use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson};
 use mcp_sansio_size::opaque;
@@ -35,7 +35,10 @@ pub extern "C" fn _start() -> ! {
     let info = RawJson::parse(br#"{"name":"mcu","version":"1"}"#).unwrap_or(RawJson::EMPTY_OBJECT);
     let caps = RawJson::parse(br#"{"tools":{}}"#).unwrap_or(RawJson::EMPTY_OBJECT);
     let config = Config::new(Role::Server, info).capabilities(caps);
-    let Ok(mut ep) = Endpoint::<'_, 4, 4>::new(config, &mut rx, &mut tx, Instant::ZERO) else { loop {} };
+    let Ok(mut ep) = Endpoint::<'_, 4, 4, &mut [u8], HandshakeServer>::new(config, &mut rx, &mut tx, Instant::ZERO)
+    else {
+        loop {}
+    };
     let mut now = 0u64;
     loop {
         now += black_box(1);

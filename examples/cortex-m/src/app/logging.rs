@@ -1,7 +1,9 @@
 //! Logging: `logging/setLevel`, and `notifications/message` when `blink` starts and ends.
 
 use mcp_sansio::Instant;
-use mcp_sansio::mcp::{LogData, LoggingLevel, LoggingMessageParams, SetLevelParams};
+#[cfg(feature = "typed-results")]
+use mcp_sansio::mcp::{LogData, LoggingMessageParams};
+use mcp_sansio::mcp::{LoggingLevel, SetLevelParams};
 use mcp_sansio::session::IncomingRequest;
 use mcp_sansio::wire::{ErrorCode, JsonStr};
 
@@ -11,6 +13,18 @@ use crate::text::Text;
 /// Messages waiting for the next idle moment (an event handler cannot send: the event
 /// borrows the endpoint).
 const QUEUE: usize = 2;
+
+/// `notifications/message`'s params with a text message: the small form of
+/// `LoggingMessageParams`, whose general `data` and `_meta` encoders a text notice does
+/// not need (as `TextToolResult` is `CallToolResult`'s). `typed-results` puts the
+/// general type back, to measure what it costs.
+#[cfg(not(feature = "typed-results"))]
+#[derive(serde::Serialize)]
+struct TextLogMessage<'a> {
+    level: LoggingLevel,
+    logger: &'static str,
+    data: JsonStr<'a>,
+}
 
 pub struct Logging {
     /// The least severe level the client wants; `None` until it says (then: info).
@@ -34,7 +48,9 @@ impl Logging {
             Some(level) => {
                 info!("log level set to {=str}", level.as_str());
                 self.level = Some(level);
-                answer(req, &mcp_sansio::mcp::EmptyResult::EMPTY);
+                // `{}` as raw JSON: `EmptyResult`'s serializer brings its `_meta`'s
+                // (2.4 KB of flash) for a result that never has one here.
+                answer(req, &mcp_sansio::wire::RawJson::EMPTY_OBJECT);
             }
             None => {
                 let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: level must be a logging level");
@@ -62,11 +78,14 @@ impl Logging {
         let mut sent = false;
         for slot in self.queue.iter_mut() {
             let Some((level, text)) = slot else { continue };
+            #[cfg(feature = "typed-results")]
             let params = LoggingMessageParams {
                 logger: Some(JsonStr::from_text("firmware")),
                 data: LogData::Text(JsonStr::from_text(text.as_str())),
                 ..LoggingMessageParams::text(*level, "")
             };
+            #[cfg(not(feature = "typed-results"))]
+            let params = TextLogMessage { level: *level, logger: "firmware", data: JsonStr::from_text(text.as_str()) };
             match endpoint::log_message(ep, now, &params) {
                 Err(mcp_sansio::session::SendError::TxFull { .. }) => break,
                 _ => {

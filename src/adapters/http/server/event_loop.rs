@@ -786,8 +786,11 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                             }
                         }
                     }
-                    (None, _) if let Some(b) = req.version_refused => {
-                        self.refuse(i, Refusal::BadRequest(b), None, false);
+                    (None, _) if req.version_refused.is_some() => {
+                        // (Not an `if let` guard: the crate's MSRV, 1.88, predates them.)
+                        if let Some(b) = req.version_refused {
+                            self.refuse(i, Refusal::BadRequest(b), None, false);
+                        }
                         return;
                     }
                     (None, PostBody::Initialize { .. }) => match self.open_streamable(now, &body) {
