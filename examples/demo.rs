@@ -21,6 +21,9 @@ mod fixtures;
 #[path = "server/mrtr.rs"]
 mod mrtr;
 #[allow(dead_code)]
+#[path = "client/plan.rs"]
+mod plan;
+#[allow(dead_code)]
 #[path = "server/app.rs"]
 mod server_app;
 
@@ -30,7 +33,8 @@ use std::time::Duration;
 use mcp_sansio::adapters::stdio::StdioLoop;
 use mcp_sansio::session::{CloseReason, Era};
 
-use client_app::{ClientApp, ClientEndpoint, Plan, SharedWriter, TapReader, ToolCall};
+use client_app::{ClientApp, ClientEndpoint, SharedWriter, TapReader};
+use plan::{Plan, ToolCall};
 use server_app::{Options, ServerEndpoint};
 
 const INTRO: &str = "\

@@ -15,7 +15,9 @@ use mcp_sansio::mcp::{
 };
 use mcp_sansio::session::{Config, Endpoint, Era, Event, Output, PaginationError, RequestOptions, State};
 use mcp_sansio::time::Instant;
-use mcp_sansio::toolkit::client::{Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, result_text};
+use mcp_sansio::toolkit::client::{
+    Client, ClientError, ClientEvent, Closed, Hooks, Reply, StdioClient, Wire, result_text,
+};
 use mcp_sansio::toolkit::server::{List, ResourceList, Server, Table, ToolFn};
 use mcp_sansio::wire::{JsonStr, RawJson};
 use serde_json::{Value, json};
@@ -46,18 +48,26 @@ struct Desk {
     asked: Vec<String>,
 }
 
+/// What a hook was asked, with the input request's key if it was one.
+fn under(asked: String, reply: &Reply<'_, '_>) -> String {
+    match reply.input_key() {
+        Some(key) => format!("{asked} under {key}"),
+        None => asked,
+    }
+}
+
 impl Hooks for Desk {
     fn capabilities(&self) -> ClientCapabilities<'static> {
         ClientCapabilities::new().roots(ListChanged::NO).sampling()
     }
 
     fn roots(&mut self, reply: Reply<'_, '_>) {
-        self.asked.push("roots".into());
+        self.asked.push(under("roots".into(), &reply));
         reply.respond(&ListRootsResult::new(&[Root::new("file:///desk", Some("desk"))]));
     }
 
     fn sampling(&mut self, params: CreateMessageParams<'_>, reply: Reply<'_, '_>) {
-        self.asked.push(format!("sampling {}", params.max_tokens));
+        self.asked.push(under(format!("sampling {}", params.max_tokens), &reply));
         let result = CreateMessageResult {
             role: MessageRole::Assistant,
             content: OneOrMany::One(ContentBlock::text("a poem")),
@@ -407,7 +417,7 @@ fn hooks_fulfil_the_input_requests_of_an_input_required_result() {
     )
     .unwrap();
     let (responses, state) = client.fulfil(result).unwrap();
-    assert_eq!(client.hooks().asked, ["sampling 9", "roots"]);
+    assert_eq!(client.hooks().asked, ["sampling 9 under q0", "roots under q\"1"]);
     assert_eq!(state.as_deref(), Some("s.1"));
     let responses: Value = serde_json::from_slice(&responses).unwrap();
     assert_eq!(responses["q0"]["content"]["text"], "a poem");
@@ -420,4 +430,110 @@ fn hooks_fulfil_the_input_requests_of_an_input_required_result() {
     .unwrap();
     let refused = client.fulfil(elicit).unwrap_err();
     assert!(matches!(refused, ClientError::Error { code, .. } if code.0 == -32601), "{refused}");
+}
+
+#[test]
+fn a_listen_stream_carries_the_servers_change_notifications() {
+    // examples/server offers listen streams in 2026-07-28 (the toolkit's server does not yet).
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(Command::new(example("server")))
+        .stderr(StderrMode::Discard)
+        .notifications(move |n| {
+            let _ = heard.send((n.method.name().to_string(), n.subscription.map(|s| s.to_string())));
+        })
+        .spawn()
+        .unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    let stream = client.listen(&json!({"notifications": {"toolsListChanged": true}})).unwrap();
+    assert_eq!(stream.granted().json().get("toolsListChanged").map(|g| g.as_text()), Some("true"));
+    client.call_tool("toggle_extra_tool", &json!({})).unwrap();
+    let (method, subscription) = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert_eq!(method, "notifications/tools/list_changed");
+    assert_eq!(subscription, Some(stream.id().to_string()));
+    stream.end();
+    // Ended: a change now reaches no stream of ours.
+    client.call_tool("toggle_extra_tool", &json!({})).unwrap();
+    assert!(client.call_tool("toggle_extra_tool", &json!({})).is_ok());
+    assert!(hear.try_recv().is_err(), "a notification after the stream ended");
+    client.close().unwrap();
+}
+
+#[test]
+fn a_server_that_ignores_its_closed_stdin_and_sigterm_is_killed_after_the_graces_set() {
+    // The server exits with its stdin; the shell then becomes a `sleep` that ignores SIGTERM.
+    let mut stubborn = Command::new("sh");
+    stubborn.args(["-c", r#"trap '' TERM; "$1"; exec sleep 30"#, "sh"]).arg(example("server"));
+    let client = StdioClient::builder(stubborn)
+        .stderr(StderrMode::Discard)
+        .shutdown_grace(Duration::from_millis(100), Duration::from_millis(100))
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let closed = client.close().unwrap();
+    assert!(matches!(closed, Closed::Exited(Exit::Killed(_))), "{closed:?}");
+    // Well within the two seconds of the default first grace alone.
+    assert!(started.elapsed() < Duration::from_millis(1500), "{:?}", started.elapsed());
+}
+
+#[test]
+fn the_rules_a_server_breaks_are_heard() {
+    // A scripted server: the handshake, then an error answer it cannot tie to a request.
+    let script = r#"read -r line
+id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+printf '%s%s%s\n' '{"jsonrpc":"2.0","id":' "$id" ',"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}'
+read -r line
+printf '%s\n' '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+cat > /dev/null"#;
+    let mut sh = Command::new("sh");
+    sh.args(["-c", script]);
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(sh)
+        .era(Era::Legacy)
+        .misbehavior(move |m| {
+            let _ = heard.send(format!("{m:?}"));
+        })
+        .spawn()
+        .unwrap();
+    let what = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert!(what.starts_with("UncorrelatedError") && what.contains("-32700"), "{what}");
+    client.close().unwrap();
+}
+
+#[test]
+fn the_wire_mode_shows_every_byte_and_writes_the_applications_own() {
+    let wire = Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    let tapped = Arc::clone(&wire);
+    let (heard, hear) = std::sync::mpsc::channel();
+    let client = StdioClient::builder(Command::new(example("server")))
+        .stderr(StderrMode::Discard)
+        .era(Era::Legacy)
+        .tap_wire(move |way, bytes| {
+            let mut wire = tapped.lock().unwrap();
+            match way {
+                Wire::Sent => wire.0.extend_from_slice(bytes),
+                Wire::Received => wire.1.extend_from_slice(bytes),
+            }
+        })
+        .misbehavior(move |m| {
+            let _ = heard.send(format!("{m:?}"));
+        })
+        .spawn()
+        .unwrap();
+    client.write_raw(b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{\n").unwrap();
+    let what = hear.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert!(what.contains("-32700"), "{what}");
+    assert_eq!(
+        client.call_tool("test_simple_text", &json!({})).unwrap().text(),
+        "This is a simple text response for testing."
+    );
+    client.close().unwrap();
+    let (sent, received) = &*wire.lock().unwrap();
+    let (sent, received) = (String::from_utf8_lossy(sent), String::from_utf8_lossy(received));
+    assert!(sent.contains(r#""method":"initialize""#) && sent.contains("\"id\":99,"), "{sent}");
+    assert!(received.contains("-32700") && received.contains("simple text response"), "{received}");
+
+    // Without the wire mode there is no raw access.
+    let plain = StdioClient::builder(Command::new(example("server"))).stderr(StderrMode::Discard).spawn().unwrap();
+    assert_eq!(plain.write_raw(b"x\n"), Err(ClientError::Closed(None)));
+    plain.close().unwrap();
 }

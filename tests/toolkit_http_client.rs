@@ -12,8 +12,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use mcp_sansio::adapters::http::server::{Authorizer, HttpServer, ServerOptions, Stopper};
+use mcp_sansio::http::client::TransportMode;
+use mcp_sansio::http::server::AuthVerdict;
 use mcp_sansio::mcp::{ClientCapabilities, ContentBlock, CreateMessageParams, CreateMessageResult, MessageRole};
-use mcp_sansio::mcp::{OneOrMany, ProtocolVersion, StopReason};
+use mcp_sansio::mcp::{LoggingLevel, OneOrMany, ProtocolVersion, StopReason};
 use mcp_sansio::session::Era;
 use mcp_sansio::toolkit::client::{BlockingClient, ClientError, Closed, Hooks, Reply};
 use mcp_sansio::toolkit::server::{Cancelled, Job, ServerBuilder};
@@ -82,6 +84,13 @@ fn serve_with(options: ServerOptions<'static>) -> Running {
         let (asked_tx, asked_ended_tx) = (Mutex::new(asked_tx), Mutex::new(asked_ended_tx));
         let mut builder = ServerBuilder::new("http-test", "1")
             .page_size(2)
+            .logging()
+            .blocking_tool("chatty", "Logs, then answers.", |job: Job, Steps { steps }| {
+                for i in 0..steps {
+                    job.log(LoggingLevel::Info, &format!("line {i}"));
+                }
+                "said"
+            })
             .tool("add", "Adds.", |Add { a, b }| i64::from(a) + i64::from(b))
             .blocking_tool("steps", "Counts, with progress.", move |job: Job, Steps { steps }| {
                 for i in 1..=steps {
@@ -306,12 +315,127 @@ fn the_legacy_http_sse_transport_is_fallen_back_to() {
 }
 
 #[test]
+fn era_detection_falls_back_to_http_sse_when_server_discover_is_refused() {
+    // The HTTP+SSE endpoint refuses the `server/discover` POST as it refuses an
+    // `initialize` one: both eras asked for, the client still finds the old transport.
+    let server = serve();
+    let client = BlockingClient::http(&server.url("/sse")).era(Era::Auto).connect().unwrap();
+    assert!(client.protocol_version().has_handshake(), "{:?}", client.protocol_version());
+    assert_eq!(client.call_tool("add", &Add { a: 20, b: 22 }).unwrap().text(), "42");
+    client.close().unwrap();
+}
+
+#[test]
+fn both_eras_are_asked_for_by_default_over_http() {
+    let server = serve();
+    let client = BlockingClient::connect(&server.url("/mcp")).unwrap();
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    client.close().unwrap();
+    // The old transport is still found by default, through the refused probe.
+    let client = BlockingClient::connect(&server.url("/sse")).unwrap();
+    assert!(client.protocol_version().has_handshake(), "{:?}", client.protocol_version());
+    client.close().unwrap();
+}
+
+#[test]
+fn the_transport_can_be_forced() {
+    let server = serve();
+    let sse = BlockingClient::http(&server.url("/sse")).transport(TransportMode::Legacy).connect().unwrap();
+    assert_eq!(sse.call_tool("add", &Add { a: 2, b: 3 }).unwrap().text(), "5");
+    sse.close().unwrap();
+    let streamable_only = BlockingClient::http(&server.url("/sse")).transport(TransportMode::Streamable).connect();
+    assert!(streamable_only.is_err(), "no fallback when Streamable HTTP is forced");
+}
+
+#[test]
+fn a_challenge_is_answered_by_the_credentials_callback() {
+    let server =
+        serve_with(ServerOptions { authorize: Some(Authorizer::bearer("s3cret")), ..ServerOptions::default() });
+    let asked = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    let client = BlockingClient::http(&server.url("/mcp"))
+        .credentials(move |status, challenge| {
+            seen.lock().unwrap().push((status, challenge.is_some()));
+            Some("s3cret".into())
+        })
+        .connect()
+        .unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 3, b: 4 }).unwrap().text(), "7");
+    client.close().unwrap();
+    assert_eq!(*asked.lock().unwrap(), [(401, true)], "asked once, then the token is kept");
+    // A callback that gives up ends the attempt, as no callback does.
+    let refused = BlockingClient::http(&server.url("/mcp")).credentials(|_, _| None).connect();
+    assert!(refused.is_err());
+}
+
+#[test]
+fn request_headers_of_the_application_go_on_every_post() {
+    let heard = std::sync::Arc::new(Mutex::new(Vec::<(String, Option<String>)>::new()));
+    let log = heard.clone();
+    let authorize = Authorizer::new(move |request| {
+        if request.method == "POST" {
+            let value = request.header("x-app-method").map(|v| String::from_utf8_lossy(v).into_owned());
+            log.lock().unwrap().push((request.method.to_string(), value));
+        }
+        AuthVerdict::Allow
+    });
+    let server = serve_with(ServerOptions { authorize: Some(authorize), ..ServerOptions::default() });
+    let client = BlockingClient::http(&server.url("/mcp"))
+        .request_headers(|body, headers| {
+            let message: Value = serde_json::from_slice(body).unwrap();
+            if let Some(method) = message["method"].as_str() {
+                headers.push(("X-App-Method".into(), method.into()));
+            }
+        })
+        .connect()
+        .unwrap();
+    assert_eq!(client.call_tool("add", &Add { a: 1, b: 1 }).unwrap().text(), "2");
+    client.close().unwrap();
+    let heard = heard.lock().unwrap();
+    let methods: Vec<&str> = heard.iter().filter_map(|(_, v)| v.as_deref()).collect();
+    assert_eq!(methods, ["server/discover", "tools/call"], "{heard:?}");
+}
+
+#[test]
+fn the_servers_notifications_are_heard() {
+    let server = serve();
+    for era in [Era::Legacy, Era::Auto] {
+        let heard = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let log = heard.clone();
+        let client = BlockingClient::http(&server.url("/mcp"))
+            .era(era)
+            .notifications(move |n| {
+                let data = n.params.and_then(|p| p.get("data")).map(|d| d.as_text().to_string());
+                log.lock().unwrap().push((n.method.name().to_string(), data));
+            })
+            .connect()
+            .unwrap();
+        // 2026-07-28: only a call that asks gets log messages.
+        let quiet = client.call_tool("chatty", &Steps { steps: 2 }).unwrap();
+        assert_eq!(quiet.text(), "said");
+        if era == Era::Auto {
+            assert!(heard.lock().unwrap().is_empty(), "{:?}", heard.lock().unwrap());
+            let asked = client.call("chatty", &Steps { steps: 2 }).log_level(LoggingLevel::Info).send().unwrap();
+            assert_eq!(asked.text(), "said");
+        }
+        client.close().unwrap();
+        let heard = heard.lock().unwrap();
+        let logs: Vec<_> = heard.iter().filter(|(m, _)| m == "notifications/message").collect();
+        assert_eq!(logs.len(), 2, "{era:?}: {heard:?}");
+        assert_eq!(logs[0].1.as_deref(), Some(r#""line 0""#), "{era:?}");
+    }
+}
+
+#[test]
 fn a_server_that_is_not_there_is_an_error() {
     // A port just freed: nothing listens on it.
     let addr = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     assert!(BlockingClient::connect(&format!("http://{addr}/mcp")).is_err());
     let bad = BlockingClient::connect("not a url").unwrap_err();
     assert_eq!(bad.kind(), std::io::ErrorKind::InvalidInput);
+    // An exchange the adapter cannot start at all ends the run, before any connection.
+    let tls = BlockingClient::connect("https://127.0.0.1:9/mcp").unwrap_err();
+    assert!(tls.to_string().contains("https URLs are not supported"), "{tls}");
 }
 
 #[test]

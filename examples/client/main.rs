@@ -22,19 +22,19 @@
 //!
 //!     cargo run --example client --features stdio,http -- --http http://127.0.0.1:3000/mcp
 
-mod app;
 mod conformance;
-mod http;
 mod oauth;
+mod plan;
+mod script;
 
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_sansio::ProtocolVersion;
-use mcp_sansio::adapters::stdio::{ChildProcess, Exit, StderrMode, StdioLoop};
+use mcp_sansio::http::client::TransportMode;
 use mcp_sansio::session::Era;
 
-use app::{ClientApp, ClientEndpoint, ElicitPolicy, Plan, SharedWriter, TapReader, ToolCall};
+use plan::{ElicitPolicy, Plan, ToolCall};
 
 const USAGE: &str = "usage: client [options] -- COMMAND [ARGS...]
        client [options] --http URL [--transport auto|streamable|sse]
@@ -74,7 +74,7 @@ struct Args {
     term_grace: Duration,
     command: Vec<String>,
     /// `--http URL` and `--transport`.
-    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
+    http: Option<(String, TransportMode)>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -84,7 +84,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut timeout_call = None;
     let mut timeout_ms = 200;
     let mut http_url: Option<String> = None;
-    let mut transport = mcp_sansio::http::client::TransportMode::Auto;
+    let mut transport = TransportMode::Auto;
     let optional_call = |spec: String| -> Result<Option<ToolCall>, String> {
         if spec == "none" { Ok(None) } else { ToolCall::parse(&spec).map(Some) }
     };
@@ -130,7 +130,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--grace-ms" => grace = ms(value(&arg)?)?,
             "--term-grace-ms" => term_grace = ms(value(&arg)?)?,
             "--http" => http_url = Some(value(&arg)?),
-            "--transport" => transport = http::transport_mode(&value(&arg)?)?,
+            "--transport" => transport = transport_mode(&value(&arg)?)?,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with('-') => return Err(format!("unknown option {other}")),
             other => {
@@ -156,7 +156,7 @@ fn finish(
     grace: Duration,
     term_grace: Duration,
     command: Vec<String>,
-    http: Option<(String, mcp_sansio::http::client::TransportMode)>,
+    http: Option<(String, TransportMode)>,
 ) -> Result<Args, String> {
     if command.is_empty() && http.is_none() {
         return Err("no server command given".into());
@@ -189,49 +189,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--transport`.
+fn transport_mode(name: &str) -> Result<TransportMode, String> {
+    match name {
+        "auto" => Ok(TransportMode::Auto),
+        "streamable" => Ok(TransportMode::Streamable),
+        "sse" => Ok(TransportMode::Legacy),
+        other => Err(format!("--transport: auto, streamable or sse, not {other}")),
+    }
+}
+
 fn run(args: Args) -> std::io::Result<bool> {
     if let Some((url, mode)) = &args.http {
-        return http::run(url, *mode, args.plan);
+        // The conformance suite names its scenario in the environment.
+        return match std::env::var("MCP_CONFORMANCE_SCENARIO") {
+            Ok(scenario) if !scenario.is_empty() => conformance::run(url, *mode, &scenario),
+            _ => script::over_http(url, *mode, args.plan),
+        };
     }
-    println!("== Starting the server: {}", args.command.join(" "));
-    let mut command = Command::new(&args.command[0]);
-    command.args(&args.command[1..]);
-    let (child, stdin, stdout) = ChildProcess::spawn(&mut command, StderrMode::Inherit)?;
-    let writer = SharedWriter::new(stdin, args.wire);
-    let mut event_loop = StdioLoop::new(TapReader::new(stdout, args.wire))?;
-    let capabilities = args.plan.capabilities();
-    let config = args.plan.config(&capabilities);
-    let (mut rx, mut tx) = (vec![0u8; 1024 * 1024], vec![0u8; 64 * 1024]);
-    let mut endpoint: ClientEndpoint<'_> =
-        ClientEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(std::io::Error::other)?;
-    let mut app = ClientApp::new(args.plan, Some(writer.clone()));
-    let reason = event_loop.run(&mut endpoint, writer.clone(), &mut app)?;
-
-    // Shut the server down as the specification says: close its stdin, wait, SIGTERM,
-    // wait, SIGKILL.
-    writer.close();
-    let exit = child.shutdown(args.grace, args.term_grace)?;
-    match exit {
-        Exit::Exited(status) => println!("   · the server exited by itself after its stdin closed: {status}"),
-        Exit::Terminated(status) => println!(
-            "   · the server did not exit within {} ms of its stdin closing; SIGTERM ended it: {status}",
-            args.grace.as_millis()
-        ),
-        Exit::Killed(status) => println!("   · the server ignored SIGTERM too; SIGKILL ended it: {status}"),
-    }
-    let mut ok = app.finished && app.failures.is_empty();
-    if !app.finished {
-        println!("   · the session ended before the script did: {reason}");
-        ok = false;
-    }
-    println!();
-    if app.failures.is_empty() {
-        println!("== Summary: every step behaved");
-    } else {
-        println!("== Summary: {} step(s) failed", app.failures.len());
-        for f in &app.failures {
-            println!("   - {f}");
-        }
-    }
-    Ok(ok)
+    script::over_stdio(&args.command, args.plan, args.wire, [args.grace, args.term_grace])
 }

@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::string::String;
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use std::vec::Vec;
@@ -27,7 +27,10 @@ use super::answer::{Answer, ClientError};
 use super::client::Client;
 use super::hooks::Hooks;
 use crate::mcp::ProtocolVersion;
-use crate::session::{Endpoint, Event, PageWalker, PaginationError, RequestOptions, RetryTicket, SendError};
+use crate::session::{
+    Endpoint, Event, IncomingNotification, Misbehavior, PageWalker, PaginationError, RequestOptions, RetryTicket,
+    SendError,
+};
 use crate::time::Instant;
 use crate::toolkit::server::List;
 use crate::toolkit::server::owned::to_json;
@@ -48,6 +51,21 @@ pub(super) type Ep<'b> = Endpoint<'b, OUT, IN>;
 /// Called with each progress notification of a call: progress, total, message.
 type OnProgress = Box<dyn FnMut(f64, Option<f64>, Option<&str>) + Send>;
 
+/// Called with each notification of the server's but progress (see
+/// [`ClientBuilder::notifications`](super::ClientBuilder::notifications)).
+pub(super) type OnNotification = Box<dyn FnMut(&IncomingNotification<'_>) + Send>;
+
+/// Called with each rule the server broke (see
+/// [`ClientBuilder::misbehavior`](super::ClientBuilder::misbehavior)).
+pub(super) type OnMisbehavior = Box<dyn FnMut(&Misbehavior<'_>) + Send>;
+
+/// What the application hears of the session beyond its calls' answers.
+#[derive(Default)]
+pub(super) struct Listeners {
+    pub notification: Option<OnNotification>,
+    pub misbehavior: Option<OnMisbehavior>,
+}
+
 /// What the application's thread asks of the loop.
 pub(super) enum Msg {
     Request {
@@ -67,17 +85,28 @@ pub(super) enum Msg {
     Cancel {
         id: RequestId,
     },
+    /// Ends the listen stream `id` (2026-07-28).
+    EndListen {
+        id: RequestId,
+    },
     Close,
 }
 
-/// What the loop tells a waiting call.
+/// What the loop tells a waiting call: `Sent` at most once (when the request first
+/// goes out), then `Done` once ([`Waiter::done`] takes the waiter), so a channel of
+/// [`REPLIES`] slots never fills.
 enum Reply {
     Sent(RequestId),
     Done(Result<Answer, ClientError>),
 }
 
+/// The replies a call's channel holds: `Sent`, then `Done`.
+const REPLIES: usize = 2;
+
 pub(super) struct Waiter {
-    reply: Sender<Reply>,
+    /// Sent to with `try_send`: the loop never blocks on a caller (a caller that
+    /// stopped listening has dropped its end, and the reply is dropped with it).
+    reply: SyncSender<Reply>,
     progress: Option<OnProgress>,
     /// What the request was, for the methods a stateless server may answer with
     /// `input_required`: sent again with the answers.
@@ -102,7 +131,7 @@ fn may_ask(method: &str) -> bool {
 
 impl Waiter {
     fn done(self, outcome: Result<Answer, ClientError>) {
-        let _ = self.reply.send(Reply::Done(outcome));
+        let _ = self.reply.try_send(Reply::Done(outcome));
     }
 }
 
@@ -116,6 +145,7 @@ pub(super) struct Session<H> {
     /// Taken by the one send it ever carries (the handshake's outcome), so one slot.
     ready: Option<SyncSender<Result<(ProtocolVersion, Answer), ClientError>>>,
     initialize: Option<Answer>,
+    listeners: Listeners,
 }
 
 impl<H> Session<H> {
@@ -130,7 +160,7 @@ impl<H> Session<H> {
                 let raw = params.as_deref().map(RawJson::from_validated);
                 match ep.send_request(now, &method, raw.as_ref(), options) {
                     Ok(id) => {
-                        let _ = waiter.reply.send(Reply::Sent(id.clone()));
+                        let _ = waiter.reply.try_send(Reply::Sent(id.clone()));
                         if may_ask(&method) {
                             waiter.again = Some(Again { params, options });
                         }
@@ -175,6 +205,10 @@ impl<H> Session<H> {
                     waiter.done(Err(ClientError::Cancelled));
                 }
             }
+            // A stream the server ended already is no longer the endpoint's: nothing to say.
+            Msg::EndListen { id } => {
+                let _ = ep.cancel(now, &id, Some("done listening"));
+            }
             Msg::Close => ep.close(now),
         }
         None
@@ -183,8 +217,20 @@ impl<H> Session<H> {
 
 impl<H: Hooks> Session<H> {
     /// A session answering with `client`'s hooks; `ready` is told how the handshake went.
-    pub(super) fn new(client: Client<H>, ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>) -> Self {
-        Session { client, waiting: Vec::new(), queued: VecDeque::new(), ready: Some(ready), initialize: None }
+    /// `listeners` hear the server's notifications and misbehaviour.
+    pub(super) fn new(
+        client: Client<H>,
+        ready: SyncSender<Result<(ProtocolVersion, Answer), ClientError>>,
+        listeners: Listeners,
+    ) -> Self {
+        Session {
+            client,
+            waiting: Vec::new(),
+            queued: VecDeque::new(),
+            ready: Some(ready),
+            initialize: None,
+            listeners,
+        }
     }
 
     /// An event of the endpoint.
@@ -205,6 +251,13 @@ impl<H: Hooks> Session<H> {
             Event::Response { id, result, .. } => {
                 if let Some(w) = self.take(&id) {
                     w.done(Ok(Answer::new(result)));
+                }
+            }
+            // A listen stream's acknowledgement is the answer `listen` waits for; the
+            // stream's notifications go to the notifications' callback.
+            Event::Subscribed { id, granted } => {
+                if let Some(w) = self.take(&id) {
+                    w.done(Ok(Answer::new(granted)));
                 }
             }
             Event::InputRequired { id, result, retry, .. } => {
@@ -234,6 +287,16 @@ impl<H: Hooks> Session<H> {
                     let message = error.message.chars().collect();
                     let data = error.data.map(Answer::new);
                     w.done(Err(ClientError::Error { code: error.code, message, data }));
+                }
+            }
+            Event::Notification(notification) => {
+                if let Some(on_notification) = self.listeners.notification.as_mut() {
+                    on_notification(&notification);
+                }
+            }
+            Event::Misbehavior(what) => {
+                if let Some(on_misbehavior) = self.listeners.misbehavior.as_mut() {
+                    on_misbehavior(&what);
                 }
             }
             Event::Progress { id, progress, total, message } => {
@@ -319,7 +382,7 @@ pub(super) enum Outbox {
 impl Outbox {
     /// Sends `msg` to the loop (waiting while the mailbox is full); `false` once the loop
     /// has ended.
-    fn send(&self, msg: Msg) -> bool {
+    pub(super) fn send(&self, msg: Msg) -> bool {
         match self {
             #[cfg(feature = "stdio")]
             Outbox::Stdio(mailbox) => mailbox.send(msg),
@@ -366,10 +429,15 @@ pub enum Closed {
 /// # Ok(()) }
 /// ```
 pub struct BlockingClient {
-    outbox: Outbox,
+    pub(super) outbox: Outbox,
     thread: Option<JoinHandle<io::Result<()>>>,
+    /// The spawned server, and how long it has to exit once its stdin is closed and
+    /// after SIGTERM.
     #[cfg(feature = "stdio")]
-    child: Option<crate::adapters::stdio::ChildProcess>,
+    child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
+    /// The wire mode's stdin and tap (stdio, see `wire.rs`).
+    #[cfg(feature = "stdio")]
+    pub(super) raw: Option<(super::wire::SharedStdin, super::wire::Tap)>,
     version: ProtocolVersion,
     initialize: Answer,
 }
@@ -379,7 +447,9 @@ pub(super) struct Started {
     pub outbox: Outbox,
     pub thread: JoinHandle<io::Result<()>>,
     #[cfg(feature = "stdio")]
-    pub child: Option<crate::adapters::stdio::ChildProcess>,
+    pub child: Option<(crate::adapters::stdio::ChildProcess, [Duration; 2])>,
+    #[cfg(feature = "stdio")]
+    pub raw: Option<(super::wire::SharedStdin, super::wire::Tap)>,
     pub ready: Receiver<Result<(ProtocolVersion, Answer), ClientError>>,
 }
 
@@ -396,6 +466,8 @@ impl BlockingClient {
             thread: Some(started.thread),
             #[cfg(feature = "stdio")]
             child: started.child,
+            #[cfg(feature = "stdio")]
+            raw: started.raw,
             version: ProtocolVersion::V2025_11_25,
             initialize: Answer::new(RawJson::EMPTY_OBJECT),
         };
@@ -512,14 +584,14 @@ impl BlockingClient {
         self.send_json(method, params, options, progress)
     }
 
-    fn send_json(
+    pub(super) fn send_json(
         &self,
         method: &str,
         params: Option<Vec<u8>>,
         options: RequestOptions,
         progress: Option<OnProgress>,
     ) -> Result<PendingCall<'_>, ClientError> {
-        let (reply, replies) = channel();
+        let (reply, replies) = sync_channel(REPLIES);
         let waiter = Waiter { reply, progress, again: None, first: None, rounds: 0 };
         if !self.outbox.send(Msg::Request { method: method.into(), params, options, waiter }) {
             return Err(ClientError::Closed(None));
@@ -547,8 +619,8 @@ impl BlockingClient {
         };
         // A spawned server is shut down whatever became of the loop.
         #[cfg(feature = "stdio")]
-        if let Some(child) = self.child.take() {
-            let exit = child.shutdown(super::stdio::GRACE, super::stdio::GRACE);
+        if let Some((child, [grace, term_grace])) = self.child.take() {
+            let exit = child.shutdown(grace, term_grace);
             return ended.and(exit.map(Closed::Exited));
         }
         ended.map(|()| Closed::Disconnected)
@@ -570,7 +642,7 @@ impl core::fmt::Debug for BlockingClient {
 }
 
 /// A tool call being set up: [`progress`](Self::progress), [`timeout`](Self::timeout),
-/// then [`send`](Self::send) (and wait) or [`start`](Self::start) (and cancel, perhaps).
+/// [`log_level`](Self::log_level), then [`send`](Self::send) (and wait) or [`start`](Self::start) (and cancel, perhaps).
 #[must_use = "a call is sent by send() or start()"]
 pub struct Call<'c> {
     client: &'c BlockingClient,
@@ -583,9 +655,19 @@ impl<'c> Call<'c> {
     /// Asks for progress; `on_progress` gets each notification (progress, total, message)
     /// on the client's loop thread. Progress also restarts the call's timeout.
     pub fn progress(mut self, on_progress: impl FnMut(f64, Option<f64>, Option<&str>) + Send + 'static) -> Self {
-        let timeout = self.options.timeout;
-        self.options = RequestOptions { timeout, ..RequestOptions::with_progress() };
+        self.options.progress = true;
+        self.options.reset_timeout_on_progress = true;
         self.progress = Some(Box::new(on_progress));
+        self
+    }
+
+    /// Asks for the server's log messages about this call at `level` and above: in
+    /// 2026-07-28 a request gets none unless it asks (`_meta`'s
+    /// `io.modelcontextprotocol/logLevel`); a handshake-era session has one level for
+    /// everything, set with `logging/setLevel`, and ignores this. They come to
+    /// [`ClientBuilder::notifications`](super::ClientBuilder::notifications).
+    pub fn log_level(mut self, level: crate::mcp::LoggingLevel) -> Self {
+        self.options = self.options.with_log_level(level);
         self
     }
 

@@ -277,8 +277,9 @@ impl<H: Hooks, const C: usize> Client<H, C> {
         let mut responses = Vec::from(&b"{"[..]);
         let requests = result.get("inputRequests").unwrap_or(RawJson::EMPTY_OBJECT);
         for (i, (key, request)) in requests.members().enumerate() {
+            let key: String = key.chars().collect();
             let mut slot = None;
-            let reply = Reply { to: super::hooks::To::Input(&mut slot) };
+            let reply = Reply { to: super::hooks::To::Input(&mut slot, &key) };
             match request.decode::<InputRequest<'_>>().map_err(ClientError::Decode)? {
                 InputRequest::CreateMessage(p) => self.hooks.sampling(p, reply),
                 InputRequest::Elicit(p) => self.hooks.elicitation(p, reply),
@@ -293,7 +294,6 @@ impl<H: Hooks, const C: usize> Client<H, C> {
             if i > 0 {
                 responses.push(b',');
             }
-            let key: String = key.chars().collect();
             responses.extend_from_slice(&crate::toolkit::server::owned::to_json(key.as_str()).unwrap_or_default());
             responses.push(b':');
             responses.extend_from_slice(&answer);

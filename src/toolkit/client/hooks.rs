@@ -66,9 +66,10 @@ pub struct Reply<'c, 'e> {
 pub(crate) enum To<'c, 'e> {
     /// The response to the server's request.
     Request(&'c mut IncomingRequest<'e>),
-    /// An input response, kept for the retry: the result as JSON text, or the error.
+    /// An input response, kept for the retry: the result as JSON text, or the error;
+    /// and the input request's key in `inputRequests`.
     #[cfg(feature = "alloc")]
-    Input(&'c mut Option<Captured>),
+    Input(&'c mut Option<Captured>, &'c str),
 }
 
 /// What a hook answered to an input request.
@@ -87,7 +88,18 @@ impl<'c, 'e> Reply<'c, 'e> {
         match &self.to {
             To::Request(request) => Some(request),
             #[cfg(feature = "alloc")]
-            To::Input(_) => None,
+            To::Input(..) => None,
+        }
+    }
+
+    /// For one of the `inputRequests` of an `input_required` result (2026-07-28): its
+    /// key there (what its answer goes under in the retry's `inputResponses`); `None`
+    /// for a request of a handshake-era server's own.
+    pub fn input_key(&self) -> Option<&str> {
+        match &self.to {
+            To::Request(_) => None,
+            #[cfg(feature = "alloc")]
+            To::Input(_, key) => Some(key),
         }
     }
 
@@ -98,7 +110,7 @@ impl<'c, 'e> Reply<'c, 'e> {
                 let _ = request.respond(result);
             }
             #[cfg(feature = "alloc")]
-            To::Input(slot) => {
+            To::Input(slot, _) => {
                 *slot = Some(
                     crate::toolkit::server::owned::to_json(result)
                         .ok_or((ErrorCode::INTERNAL_ERROR, "the answer did not serialize".into())),
@@ -115,7 +127,7 @@ impl<'c, 'e> Reply<'c, 'e> {
                 let _ = request.respond_error(code, message);
             }
             #[cfg(feature = "alloc")]
-            To::Input(slot) => *slot = Some(Err((code, message.into()))),
+            To::Input(slot, _) => *slot = Some(Err((code, message.into()))),
         }
     }
 

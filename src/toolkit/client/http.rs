@@ -3,7 +3,9 @@
 //! The endpoint runs in the crate's [`HttpClientLoop`] on the client's thread, over the
 //! sans-IO [`HttpClient`] core: Streamable HTTP, falling back to HTTP+SSE for a server
 //! that answers the `initialize` POST the way an old one does (the core decides; see
-//! [`crate::http::client`]). Everything above the transport is the [`Session`] the stdio
+//! [`crate::http::client`]). Both eras by default: the `server/discover` probe such a
+//! server refuses (or leaves unanswered) makes the session send `initialize`, and that
+//! refusal is the fallback's cue, so era detection finds the old transport too. Everything above the transport is the [`Session`] the stdio
 //! client runs too, so calls, pages, progress, cancellation, timeouts and hooks behave
 //! the same. A request the transport loses for good (a refusal, a stream that cannot be
 //! resumed) fails with [`ClientError::Transport`](super::ClientError::Transport).
@@ -11,15 +13,15 @@
 use std::io;
 use std::string::{String, ToString};
 use std::sync::mpsc::sync_channel;
-use std::time::Duration;
+use std::vec::Vec;
 
 use super::blocking::{BlockingClient, Ep, IN, Msg, OUT, Outbox, RX, Session, Started, TX};
-use super::client::Client;
+use super::builder::{ClientBuilder, Parts};
 use super::hooks::Hooks;
 use crate::adapters::http::client::{App, HttpClientLoop, Mailbox, Options, Outcome};
-use crate::http::client::{ClientConfig, DEFAULT_TOKEN_CAPACITY, Event as TransportEvent, HttpClient};
-use crate::mcp::{Implementation, VersionSet};
-use crate::session::{Endpoint, Event, OutputMode};
+use crate::http::client::{ClientConfig, DEFAULT_TOKEN_CAPACITY, Event as TransportEvent, HttpClient, TransportMode};
+use crate::http::headers::BearerParams;
+use crate::session::{Endpoint, Era, Event, OutputMode};
 use crate::time::Instant;
 
 /// Exchanges the HTTP core runs at once: the standalone stream, requests' POSTs, and the
@@ -28,25 +30,43 @@ const EXCHANGES: usize = 8;
 /// Bytes of the core's storage per exchange: the largest message one carries.
 const EXCHANGE_BYTES: usize = 256 * 1024;
 
-impl<H: Hooks> App<OUT, IN> for Session<H> {
+/// The session, and the application's credentials and headers, as the HTTP loop's
+/// application.
+struct OverHttp<H> {
+    session: Session<H>,
+    credentials: Option<Credentials>,
+    headers: Option<RequestHeaders>,
+}
+
+impl<H: Hooks> App<OUT, IN> for OverHttp<H> {
     type Message = Msg;
 
     fn on_event(&mut self, event: Event<'_>, _: &Mailbox<Msg>) {
-        Session::on_event(self, event);
+        self.session.on_event(event);
     }
 
     fn on_message(&mut self, ep: &mut Ep<'_>, now: Instant, msg: Msg) {
-        Session::on_message(self, ep, now, msg);
+        self.session.on_message(ep, now, msg);
     }
 
     fn on_idle(&mut self, ep: &mut Ep<'_>, now: Instant) -> Option<Instant> {
-        Session::on_idle(self, ep, now)
+        self.session.on_idle(ep, now)
     }
 
     fn on_transport(&mut self, event: &TransportEvent<'_>) {
         // The session has cancelled the request already, and says nothing more of it.
         if let TransportEvent::Lost { request: Some(id), reason, .. } = event {
-            self.lost(id, reason.to_string());
+            self.session.lost(id, reason.to_string());
+        }
+    }
+
+    fn credentials(&mut self, status: u16, challenge: Option<&BearerParams<'_>>) -> Option<String> {
+        self.credentials.as_mut().and_then(|get| get(status, challenge))
+    }
+
+    fn request_headers(&mut self, body: &[u8], headers: &mut Vec<(String, String)>) {
+        if let Some(add) = self.headers.as_mut() {
+            add(body, headers);
         }
     }
 }
@@ -65,119 +85,123 @@ impl BlockingClient {
     }
 }
 
-/// How a [`BlockingClient`] connects to a server over HTTP.
-pub struct HttpClientBuilder<H = ()> {
+/// Called on the client's loop thread when the server answers 401 or 403: the status
+/// and its Bearer challenge, if any; the token to send from then on, or `None` to give
+/// up (see [`HttpClientBuilder::credentials`]).
+type Credentials = Box<dyn FnMut(u16, Option<&BearerParams<'_>>) -> Option<String> + Send>;
+/// Adds headers to a POST carrying a message (see [`HttpClientBuilder::request_headers`]).
+type RequestHeaders = Box<dyn FnMut(&[u8], &mut Vec<(String, String)>) + Send>;
+
+/// What a [`BlockingClient`] over HTTP connects to: the URL, the adapter's options,
+/// and how it authorizes and decorates its requests.
+pub struct HttpTarget {
     url: String,
-    hooks: H,
-    info: Implementation<'static>,
-    versions: Option<VersionSet>,
-    era: crate::session::Era,
-    timeout: Option<Duration>,
     options: Options,
+    mode: TransportMode,
     bearer: Option<String>,
+    credentials: Option<Credentials>,
+    headers: Option<RequestHeaders>,
 }
 
-impl HttpClientBuilder {
+/// How a [`BlockingClient`] connects to a server over HTTP: the shared settings of
+/// [`ClientBuilder`] (hooks, info, versions, era, timeout) and the methods below.
+pub type HttpClientBuilder<H = ()> = ClientBuilder<HttpTarget, H>;
+
+impl ClientBuilder<HttpTarget> {
     /// A client for the server at `url`.
     pub fn new(url: &str) -> Self {
-        HttpClientBuilder {
+        ClientBuilder::with_target(HttpTarget {
             url: url.into(),
-            hooks: (),
-            info: Implementation::new("mcp-sansio-client", env!("CARGO_PKG_VERSION")),
-            versions: None,
-            // The handshake era unless asked: the HTTP client adapter falls back to
-            // HTTP+SSE when `initialize` is refused (400, 404, 405), not when
-            // `server/discover` is, so a stateless first try would lose the servers
-            // of that transport.
-            era: crate::session::Era::Legacy,
-            timeout: None,
             options: Options::new(),
+            mode: TransportMode::Auto,
             bearer: None,
-        }
+            credentials: None,
+            headers: None,
+        })
     }
 }
 
-impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
-    /// Answers the server's requests (sampling, elicitation, roots) with `hooks`.
-    pub fn hooks<G: Hooks + Send + 'static>(self, hooks: G) -> HttpClientBuilder<G> {
-        let HttpClientBuilder { url, info, versions, era, timeout, options, bearer, .. } = self;
-        HttpClientBuilder { url, hooks, info, versions, era, timeout, options, bearer }
-    }
-
-    /// Who the client is (`clientInfo`).
-    pub fn info(mut self, info: Implementation<'static>) -> Self {
-        self.info = info;
-        self
-    }
-
-    /// Offers only these protocol versions.
-    pub fn versions(mut self, versions: VersionSet) -> Self {
-        self.versions = Some(versions);
-        self
-    }
-
-    /// Which era to speak: the handshake one by default (a server of the HTTP+SSE
-    /// transport is found only by an `initialize` it refuses); `Era::Auto` asks
-    /// `server/discover` first and falls back to `initialize` over Streamable HTTP.
-    /// The hooks answer the server's questions in either (its requests, or the
-    /// `input_required` results of a stateless server, answered and sent again).
-    pub fn era(mut self, era: crate::session::Era) -> Self {
-        self.era = era;
-        self
-    }
-
-    /// How long a request may go without an answer (or progress) before it times out
-    /// (60 s by default).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
+impl<H: Hooks + Send + 'static> ClientBuilder<HttpTarget, H> {
     /// The HTTP adapter's settings (connect and head timeouts, buffer sizes).
     pub fn options(mut self, options: Options) -> Self {
-        self.options = options;
+        self.target.options = options;
         self
     }
 
-    /// Sends `Authorization: Bearer <token>` on every request (a token got beforehand:
-    /// there is no OAuth flow here, and a server that refuses the token ends the
-    /// connection attempt with an error).
+    /// Which HTTP transport: Streamable HTTP falling back to HTTP+SSE (the default),
+    /// Streamable HTTP only, or HTTP+SSE only (see [`TransportMode`]; HTTP+SSE carries
+    /// the handshake era only, so the client speaks that era over it).
+    pub fn transport(mut self, mode: TransportMode) -> Self {
+        self.target.mode = mode;
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` on every request (a token got
+    /// beforehand). A server that refuses it asks [`credentials`](Self::credentials)
+    /// for another, or, without them, ends the connection attempt with an error.
     pub fn bearer_token(mut self, token: &str) -> Self {
-        self.bearer = Some(token.into());
+        self.target.bearer = Some(token.into());
+        self
+    }
+
+    /// Where a token comes from when the server answers 401, or 403 with a Bearer
+    /// challenge (`insufficient_scope`, say): `get` is given the status and the
+    /// challenge (its `resource_metadata`, `scope`, `error`) and returns the token to
+    /// send from then on, after an OAuth flow perhaps, or `None` to give up on the
+    /// request (the connection attempt fails, or the call with
+    /// [`ClientError::Transport`](super::ClientError::Transport)). The request is sent
+    /// again with the token; the adapter's retries per request are bounded
+    /// ([`ClientConfig`]'s `max_auth_retries`). It runs on the client's loop thread,
+    /// which waits meanwhile: nothing else can go before the token anyway.
+    pub fn credentials(
+        mut self,
+        get: impl FnMut(u16, Option<&BearerParams<'_>>) -> Option<String> + Send + 'static,
+    ) -> Self {
+        self.target.credentials = Some(Box::new(get));
+        self
+    }
+
+    /// Headers of the application's own for each POST: `add` is given the body (one
+    /// JSON-RPC message) and pushes `(name, value)` pairs after the ones the transport
+    /// writes. This is where a 2026-07-28 client mirrors a `tools/call`'s arguments as
+    /// `Mcp-Param-{Name}` headers (only the application holds the listed tools'
+    /// `inputSchema`s; see [`App::request_headers`] for the rules a header must keep).
+    pub fn request_headers(mut self, add: impl FnMut(&[u8], &mut Vec<(String, String)>) + Send + 'static) -> Self {
+        self.target.headers = Some(Box::new(add));
         self
     }
 
     /// Connects and completes the handshake. An `InvalidInput` error for a URL or a token
     /// the core refuses; the server's refusal or no connection is an error too.
     pub fn connect(self) -> io::Result<BlockingClient> {
-        let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(self.options)?;
+        let Parts { target, client, config, listeners } = self.into_parts();
+        let HttpTarget { url, options, mode, bearer, credentials, headers } = target;
+        let event_loop: HttpClientLoop<Msg> = HttpClientLoop::new(options)?;
         let mailbox = event_loop.mailbox();
-        let client = Client::new(self.hooks);
-        let mut config = client.config(self.info).output(OutputMode::Messages).era(self.era);
-        if let Some(versions) = self.versions {
-            config = config.versions(versions);
+        let mut config = config.output(OutputMode::Messages);
+        if mode == TransportMode::Legacy {
+            // HTTP+SSE carries the handshake era only (it has no `server/discover`).
+            config = config.era(Era::Legacy);
         }
-        if let Some(timeout) = self.timeout {
-            config = config.request_timeouts(timeout, timeout.max(config.max_request_time));
-        }
-        let (url, bearer) = (self.url, self.bearer);
         let (ready, is_ready) = sync_channel(1);
         let thread = std::thread::Builder::new().name("mcp-client".into()).spawn(move || {
             let mut event_loop = event_loop;
             let (mut rx, mut tx) = (vec![0u8; RX], vec![0u8; TX]);
             let mut ep: Ep<'_> =
                 Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
-            let mut session = Session::new(client, ready);
+            let mut session = OverHttp { session: Session::new(client, ready, listeners), credentials, headers };
             // Room for the token, however long.
             let room = bearer.as_ref().map_or(DEFAULT_TOKEN_CAPACITY, |t| t.len().max(DEFAULT_TOKEN_CAPACITY));
-            let http_config = ClientConfig::new(&url).map_err(invalid)?.token_capacity(room);
+            let http_config = ClientConfig::new(&url).map_err(invalid)?.token_capacity(room).mode(mode);
             let mut storage = vec![0u8; http_config.storage_len(EXCHANGES, EXCHANGE_BYTES)];
             let mut http: HttpClient<'_, EXCHANGES> =
                 HttpClient::new(http_config, &mut storage).map_err(|e| io::Error::other(format!("{e:?}")))?;
             if let Some(token) = &bearer {
                 http.set_bearer_token(Some(token)).map_err(invalid)?;
             }
-            match event_loop.run(&mut ep, &mut http, &mut session) {
+            let ended = event_loop.run(&mut ep, &mut http, &mut session);
+            let session = &mut session.session;
+            match ended {
                 Ok(Outcome::Closed(_)) => session.end(None),
                 Ok(Outcome::SessionExpired(expiry)) => session.end(Some(format!("the session expired: {expiry:?}"))),
                 Ok(Outcome::Unreachable(reason)) => session.end(Some(reason.to_string())),
@@ -193,6 +217,8 @@ impl<H: Hooks + Send + 'static> HttpClientBuilder<H> {
             thread,
             #[cfg(feature = "stdio")]
             child: None,
+            #[cfg(feature = "stdio")]
+            raw: None,
             ready: is_ready,
         })
     }

@@ -446,13 +446,7 @@ impl<M: Send + 'static> HttpClientLoop<M> {
             match action {
                 Action::None => {}
                 Action::Start(exchange, Ok(prepared)) => self.start(now, exchange, prepared, http, st),
-                Action::Start(exchange, Err(e)) => {
-                    if e.kind() == io::ErrorKind::Unsupported {
-                        st.fatal = Some(e);
-                    } else {
-                        http.handle_failure(now, exchange, Failure::Broken);
-                    }
-                }
+                Action::Start(exchange, Err(e)) => failed_start(now, exchange, e, Failure::Broken, http, st),
                 Action::Abort(exchange) => {
                     let slot = exchange.slot();
                     if let Some(Some(conn)) = self.conns.get(slot)
@@ -520,18 +514,14 @@ impl<M: Send + 'static> HttpClientLoop<M> {
         self.close(slot);
         let addrs = match self.resolve(&p.authority, p.scheme_https) {
             Ok(addrs) => addrs,
-            Err(_) => {
-                http.handle_failure(now, exchange, Failure::Connect);
-                return;
-            }
+            Err(e) => return failed_start(now, exchange, e, Failure::Connect, http, st),
         };
         let (_, buf) = self.spare.pop().unwrap_or_default();
         let buf = if buf.len() == self.options.read_buffer { buf } else { vec![0; self.options.read_buffer] };
         let registry = self.poll.registry();
         match Conn::open(registry, Token(slot), addrs, p.authority, exchange, p.bytes, buf, timeouts, now) {
             Ok(conn) => self.conns[slot] = Some(conn),
-            Err(e) if e.kind() == io::ErrorKind::OutOfMemory => st.fatal = Some(e),
-            Err(_) => http.handle_failure(now, exchange, Failure::Connect),
+            Err(e) => failed_start(now, exchange, e, Failure::Connect, http, st),
         }
     }
 
@@ -578,6 +568,25 @@ impl<M: Send + 'static> HttpClientLoop<M> {
 impl<M> Drop for HttpClientLoop<M> {
     fn drop(&mut self) {
         self.shared.stop();
+    }
+}
+
+/// An exchange that could not start (`e`): an error the loop cannot go on after (an
+/// `https` URL this adapter cannot serve, memory it could not get) ends the run; any
+/// other fails only the exchange, as `failure`, and the core decides what follows
+/// (a reconnection, a lost request).
+fn failed_start<const X: usize>(
+    now: Instant,
+    exchange: ExchangeId,
+    e: io::Error,
+    failure: Failure,
+    http: &mut HttpClient<'_, X>,
+    st: &mut RunState,
+) {
+    if matches!(e.kind(), io::ErrorKind::Unsupported | io::ErrorKind::OutOfMemory) {
+        st.fatal = Some(e);
+    } else {
+        http.handle_failure(now, exchange, failure);
     }
 }
 
