@@ -248,3 +248,56 @@ pub fn http_server(raw: &[u8; 512], out: &mut [u8; 1536]) -> usize {
     }
     written
 }
+
+/// The session probes' server (`session`, `session_full`), generic over the endpoint's
+/// profile so that each binary links exactly one: an `Endpoint<'_, 4, 4, &mut [u8], E>`
+/// server fed opaque bytes. It answers `initialize` and `ping` itself, refuses what is not
+/// allowed, and the application answers `tools/call` with a text result and everything
+/// else with an error; timeouts and end of input are handled.
+pub fn serve_tools<E: mcp_sansio::session::Profile>() -> ! {
+    use mcp_sansio::mcp::{Method, Role};
+    use mcp_sansio::session::{Config, Endpoint, Event, Output};
+    use mcp_sansio::time::Instant;
+
+    let input = opaque::<512>();
+    let mut rx = [0u8; 1024];
+    let mut tx = [0u8; 2048];
+    let info = RawJson::parse(br#"{"name":"mcu","version":"1"}"#).unwrap_or(RawJson::EMPTY_OBJECT);
+    let caps = RawJson::parse(br#"{"tools":{}}"#).unwrap_or(RawJson::EMPTY_OBJECT);
+    let config = Config::new(Role::Server, info).capabilities(caps);
+    let Ok(mut ep) = Endpoint::<'_, 4, 4, &mut [u8], E>::new(config, &mut rx, &mut tx, Instant::ZERO) else { loop {} };
+    let result = RawJson::parse(br#"{"content":[{"type":"text","text":"ok"}]}"#).unwrap_or(RawJson::EMPTY_OBJECT);
+    let mut now = 0u64;
+    loop {
+        now += black_box(1);
+        let t = Instant::from_millis(now);
+        let n = ep.handle_input(t, &input);
+        if n == 0 {
+            ep.handle_timeout(t);
+        }
+        if black_box(now) == 0 {
+            ep.handle_eof(t);
+        }
+        loop {
+            match ep.poll_output() {
+                Output::Transmit(bytes) => {
+                    black_box(&bytes);
+                }
+                Output::Event(Event::Request(mut req)) => {
+                    let _ = if req.method == Method::ToolsCall {
+                        req.respond(&result)
+                    } else {
+                        req.respond_error(ErrorCode::METHOD_NOT_FOUND, "Method not found")
+                    };
+                }
+                Output::Event(e) => {
+                    black_box(&e);
+                }
+                Output::Idle { next_timeout } => {
+                    black_box(next_timeout);
+                    break;
+                }
+            }
+        }
+    }
+}
