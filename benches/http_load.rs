@@ -15,11 +15,21 @@
 //! The server decides whether a POST is answered with JSON or with an SSE stream; the form
 //! actually seen is reported (`json`, `sse`, or `mixed`).
 //!
+//! `--era modern` (issue 10, "Targets"): the same `tools/call` in the stateless 2026-07-28
+//! era: no session, no initialize; every POST carries the required `params._meta`
+//! (protocolVersion 2026-07-28, clientCapabilities {}) and the `MCP-Protocol-Version`,
+//! `Mcp-Method` and `Mcp-Name` headers; an answer counts only if it is a 200 result with
+//! `resultType` and the echo (every other answer is an error in the row). No idle-session
+//! figure (there are no sessions). `--table` pairs each modern row with the legacy row of the
+//! same server (the one with the same response form if there is one) and prints
+//! modern/legacy rate and CPU per call.
+//!
 //! Usage (benches/http_roundtrip.sh starts the servers and passes these):
 //!
 //!     cargo bench --bench http_load -- --url URL --pid PID --name NAME --config CONFIG
 //!         [--server DESCRIPTION] [--seconds S] [--clients 1,64] [--idle-sessions N]
-//!         [--out FILE]          measure one server; append its row to FILE (or print it)
+//!         [--era legacy|modern] [--out FILE]
+//!                               measure one server; append its row to FILE (or print it)
 //!     cargo bench --bench http_load -- --missing NAME --config CONFIG --reason TEXT --out FILE
 //!                               a row for a server that could not be started
 //!     cargo bench --bench http_load -- --table FILE
@@ -40,7 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use client::{Form, Session, Url};
+use client::{Call, Form, Modern, Session, Url};
 use report::Row;
 
 const REPEATS: usize = 3;
@@ -54,7 +64,33 @@ struct Options {
     seconds: f64,
     clients: Vec<usize>,
     idle_sessions: usize,
+    modern: bool,
     out: Option<String>,
+}
+
+/// One client of a phase: a legacy session, or a stateless 2026-07-28 caller.
+enum Caller {
+    Legacy(Session),
+    Modern(Modern),
+}
+
+impl Caller {
+    fn open(url: &Url, modern: bool) -> std::io::Result<Caller> {
+        Ok(if modern { Caller::Modern(Modern::new(url)) } else { Caller::Legacy(Session::open(url)?) })
+    }
+
+    fn call_echo(&mut self) -> std::io::Result<Call> {
+        match self {
+            Caller::Legacy(s) => s.call_echo(),
+            Caller::Modern(m) => m.call_echo(),
+        }
+    }
+
+    fn close(self) {
+        if let Caller::Legacy(s) = self {
+            s.close();
+        }
+    }
 }
 
 /// What one run of one phase measured.
@@ -71,8 +107,8 @@ struct Phase {
     first_error: Option<String>,
 }
 
-/// `clients` sessions calling echo back to back for `seconds`.
-fn run_phase(url: &Url, pid: u32, clients: usize, seconds: f64) -> Phase {
+/// `clients` sessions (or modern callers) calling echo back to back for `seconds`.
+fn run_phase(url: &Url, pid: u32, clients: usize, seconds: f64, modern: bool) -> Phase {
     let barrier = Arc::new(Barrier::new(clients + 1));
     let stop = Arc::new(AtomicBool::new(false));
     let ready = Arc::new(AtomicUsize::new(0));
@@ -83,7 +119,7 @@ fn run_phase(url: &Url, pid: u32, clients: usize, seconds: f64) -> Phase {
                 let mut lat: Vec<u32> = Vec::with_capacity(1 << 16);
                 let (mut errors, mut json, mut sse) = (0u64, 0u64, 0u64);
                 let mut first_error = None;
-                let mut session = match Session::open(&url) {
+                let mut session = match Caller::open(&url, modern) {
                     Ok(s) => {
                         ready.fetch_add(1, Ordering::SeqCst);
                         Some(s)
@@ -99,7 +135,7 @@ fn run_phase(url: &Url, pid: u32, clients: usize, seconds: f64) -> Phase {
                     let Some(s) = session.as_mut() else {
                         // Retry the session rather than spin on a dead one.
                         std::thread::sleep(Duration::from_millis(50));
-                        match Session::open(&url) {
+                        match Caller::open(&url, modern) {
                             Ok(s) => session = Some(s),
                             Err(e) => {
                                 errors += 1;
@@ -168,7 +204,7 @@ fn run_phase(url: &Url, pid: u32, clients: usize, seconds: f64) -> Phase {
 
 fn median_phase(o: &Options, clients: usize) -> Phase {
     let mut runs: Vec<Phase> =
-        (0..REPEATS).map(|_| run_phase(&o.url, o.pid, clients, o.seconds / REPEATS as f64)).collect();
+        (0..REPEATS).map(|_| run_phase(&o.url, o.pid, clients, o.seconds / REPEATS as f64, o.modern)).collect();
     let errors: u64 = runs.iter().map(|r| r.errors).sum();
     let first_error = runs.iter().find_map(|r| r.first_error.clone());
     runs.sort_by(|a, b| a.rate.total_cmp(&b.rate));
@@ -215,6 +251,7 @@ fn open_idle_sessions(url: &Url, n: usize) -> (usize, bool, Option<String>) {
 fn measure(o: &Options) -> Row {
     let mut row = Row::new(&o.name, &o.config);
     row.set("server", &o.server);
+    row.set("era", if o.modern { "modern" } else { "legacy" });
     row.set("clients", o.clients.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","));
     row.set(
         "conditions",
@@ -234,7 +271,7 @@ fn measure(o: &Options) -> Row {
     }
     // Warm up (JITs, allocator pools, connection setup paths).
     let max = o.clients.iter().copied().max().unwrap_or(1);
-    let warm = run_phase(&o.url, o.pid, max, o.seconds / 4.0);
+    let warm = run_phase(&o.url, o.pid, max, o.seconds / 4.0, o.modern);
     if warm.calls == 0 {
         row.set("status", format!("failed: no call succeeded ({})", warm.first_error.unwrap_or_default()));
         return row;
@@ -265,7 +302,10 @@ fn measure(o: &Options) -> Row {
     if let Some(kb) = procfs::status_kb(o.pid, "VmHWM") {
         row.set("peak_rss_kb", kb);
     }
-    if o.idle_sessions > 0 {
+    if o.modern {
+        row.set("sessions", "none (2026-07-28)");
+        row.set("idle_per_session_bytes", "n/a (stateless)");
+    } else if o.idle_sessions > 0 {
         eprintln!("http_load: {}/{}: {} idle sessions", o.name, o.config, o.idle_sessions);
         let before = procfs::status_kb(o.pid, "VmRSS").unwrap_or(0);
         let (opened, stateful, err) = open_idle_sessions(&o.url, o.idle_sessions);
@@ -346,6 +386,11 @@ fn main() {
             .map(|c| c.trim().parse().expect("--clients: numbers separated by commas"))
             .collect(),
         idle_sessions: value(&args, "--idle-sessions").and_then(|s| s.parse().ok()).unwrap_or(10_000),
+        modern: match value(&args, "--era").as_deref() {
+            None | Some("legacy") => false,
+            Some("modern") => true,
+            Some(e) => panic!("--era {e}: legacy or modern"),
+        },
         out: value(&args, "--out"),
     };
     let row = measure(&o);

@@ -15,14 +15,28 @@
 #   ts/sse      @modelcontextprotocol/sdk 1.32.2 StreamableHTTPServerTransport, one
 #               McpServer per session (tests/interop/ts_http_echo_server.mjs)
 #   ts/json     the same with enableJsonResponse: true (--json)
+#   ts2/default tests/interop/ts2_server.mjs --http PORT: the TypeScript SDK 2.x
+#               (@modelcontextprotocol/server 2.4.0, createMcpHandler), dual-era
+#   py/sse      tests/interop/py_server.py --http PORT: the Python SDK (mcp 2.3.0,
+#               streamable_http_app with an event store), dual-era, SSE answers
+#
+# The 2026-07-28 era (issue 10, "Targets"): every dual-era server is also measured with
+# `--era modern` (config NAME/modern): stateless POSTs, no session, the required _meta
+# in every body and the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers
+# (src/http/server/modern.rs). The table then gives modern/legacy rate and CPU per call for
+# each server, against its legacy configuration with the same response form where there is
+# one (ours/json; ts2 and py answer modern requests with JSON, their legacy ones as they
+# do). The rows count the errors per phase: a modern answer counts only if it is a 200
+# result with resultType and the echo. ours/modern is examples/server --http without
+# --json-response (its modern answers are JSON either way).
 #
 #   benches/http_roundtrip.sh [--seconds S] [--idle-sessions N] [NAME...]
-#       NAME: ours, rmcp, ts (default: all three); S: seconds per phase (default 6);
+#       NAME: ours, rmcp, ts, ts2, py (default: all); S: seconds per phase (default 6);
 #       N: idle sessions opened for the memory figure (default 10000)
 #
 # Every server is started on 127.0.0.1 and must print `listening on http://ADDR` on stderr
-# when ready. The TypeScript SDK is installed by tests/interop/run.sh --install-only into
-# .ci/cache/interop; rmcp is built from benches/rmcp-server (its own Cargo.lock) into
+# when ready. The TypeScript and Python SDKs are installed by tests/interop/run.sh
+# --install-only into .ci/cache/interop (MCP_INTEROP_CACHE overrides it); rmcp is built from benches/rmcp-server (its own Cargo.lock) into
 # target/rmcp-server. Linux only (the load generator reads /proc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +51,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 names=("$@")
-[ "${#names[@]}" -gt 0 ] || names=(ours rmcp ts)
+[ "${#names[@]}" -gt 0 ] || names=(ours rmcp ts ts2 py)
 cache=${MCP_INTEROP_CACHE:-$root/.ci/cache/interop}
 out=$(mktemp -d)
 rows=$out/rows.tsv
@@ -60,7 +74,7 @@ start() { # log, command...
     PID=$!
     pids+=("$PID")
     for i in $(seq 300); do
-        if grep -q 'listening on http://' "$log"; then
+        if grep -qs 'listening on http://' "$log"; then
             ADDR=$(grep -o 'listening on http://[^/ ]*' "$log" | head -1 | sed 's|listening on http://||')
             return 0
         fi
@@ -72,7 +86,9 @@ start() { # log, command...
     return 1
 }
 
-# Measures one configuration, or records why it could not be measured.
+# Measures one configuration, or records why it could not be measured. ERA (legacy or
+# modern, default legacy) is the era the load generator speaks.
+ERA=legacy
 measure() { # name, config, description, command...
     local name=$1 config=$2 description=$3
     shift 3
@@ -83,7 +99,7 @@ measure() { # name, config, description, command...
         return 0
     fi
     load --url "http://$ADDR/mcp" --pid "$PID" --name "$name" --config "$config" --server "$description" \
-        --seconds "$seconds" --idle-sessions "$idle" --out "$rows" > /dev/null
+        --seconds "$seconds" --idle-sessions "$idle" --era "$ERA" --out "$rows" > /dev/null
     kill "$PID" 2>/dev/null || true
     wait "$PID" 2>/dev/null || true
 }
@@ -102,8 +118,10 @@ for n in "${names[@]}"; do
             if grep -q -- '--http' <<<"$usage"; then
                 measure ours sse "examples/server --http" "$bin" --http 127.0.0.1:0
                 measure ours json "examples/server --http --json-response" "$bin" --http 127.0.0.1:0 --json-response
+                ERA=modern measure ours modern "examples/server --http, 2026-07-28 stateless POSTs" \
+                    "$bin" --http 127.0.0.1:0
             else
-                for c in sse json; do
+                for c in sse json modern; do
                     load --missing ours --config "$c" --server "examples/server --http" \
                         --reason "not built yet: examples/server has no --http option" --out "$rows"
                 done
@@ -123,7 +141,22 @@ for n in "${names[@]}"; do
                 "${ts[@]}"
             measure ts json "TypeScript SDK 1.32.2 StreamableHTTPServerTransport, enableJsonResponse" \
                 "${ts[@]}" --json ;;
-        *) echo "http_roundtrip: unknown server $n (ours, rmcp, ts)" >&2; exit 2 ;;
+        ts2 | py)
+            tests/interop/run.sh --install-only
+            port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+            if [ "$n" = ts2 ]; then
+                # ts2_server.mjs announces the port it was given, so it needs a real one.
+                cmd=("node" "$cache/ts2/ts2_server.mjs" "--http" "$port")
+                description="TypeScript SDK 2.4.0 createMcpHandler, node $(node --version)"
+                config=default
+            else
+                cmd=("$cache/venv/bin/python" "$root/tests/interop/py_server.py" "--http" "$port")
+                description="Python SDK 2.3.0 streamable_http_app (uvicorn), event store"
+                config=sse
+            fi
+            measure "$n" "$config" "$description, a legacy session per client" "${cmd[@]}"
+            ERA=modern measure "$n" modern "$description, 2026-07-28 stateless POSTs" "${cmd[@]}" ;;
+        *) echo "http_roundtrip: unknown server $n (ours, rmcp, ts, ts2, py)" >&2; exit 2 ;;
     esac
 done
 load --table "$rows"

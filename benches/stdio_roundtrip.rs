@@ -4,6 +4,17 @@
 //! * `ping` and `tools/call` (`echo`) round trips per second with 1 and with 32 requests
 //!   outstanding, and the p50/p99 latency of each (each phase runs three times, a third
 //!   of the time each, and the run with the median rate is reported);
+//! * the same `tools/call` in the stateless 2026-07-28 era (issue 10, "Targets"): a second
+//!   process of the same server that is never sent `initialize` gets `tools/call` requests
+//!   whose `params._meta` carries `io.modelcontextprotocol/protocolVersion: "2026-07-28"`
+//!   and `io.modelcontextprotocol/clientCapabilities: {}`, at 1 and 32 outstanding. The
+//!   legacy and modern runs alternate (legacy, modern, legacy, ...) so both see the same
+//!   machine, and a modern/legacy ratio row per server gives what the per-request `_meta`
+//!   validation costs. A server whose answer to a first modern request is not a result with
+//!   `resultType` (an error, a legacy-shaped result, silence for 5 s, a closed pipe) shows
+//!   "n/a" in the modern rows;
+//! * errors: answers that are JSON-RPC errors, or results without the echoed "hello", per
+//!   tools/call phase (a phase where every answer is an error measures nothing);
 //! * server CPU per round trip: utime+stime from `/proc/<pid>/stat` around each phase,
 //!   over the round trips of that phase (all of the server's threads);
 //! * peak RSS: `VmHWM` from `/proc/<pid>/status` at the end, and `RssAnon` (heap, stacks,
@@ -32,7 +43,14 @@ const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialize
 enum Kind {
     Ping,
     Call,
+    /// `tools/call` with the 2026-07-28 `_meta`, to a server never sent `initialize`.
+    ModernCall,
 }
+
+/// The required `_meta` of a 2026-07-28 request (spec notes §8): the version and the
+/// client's capabilities; nothing optional, so the figure is the minimum a modern
+/// request costs over a legacy one.
+const MODERN_META: &[u8] = br#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 fn request(kind: Kind, id: u64, out: &mut Vec<u8>) {
     match kind {
@@ -48,6 +66,30 @@ fn request(kind: Kind, id: u64, out: &mut Vec<u8>) {
                 b",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"hello\"}}}\n",
             );
         }
+        Kind::ModernCall => {
+            out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+            out.extend_from_slice(id.to_string().as_bytes());
+            out.extend_from_slice(br#","method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}"#);
+            out.extend_from_slice(MODERN_META);
+            out.extend_from_slice(b"}}\n");
+        }
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Whether a response line is a good answer: a result (for tools/call, one that echoes
+/// "hello": the text ends with the message, "hello" or "Echo: hello"), not an error.
+fn answered(kind: Kind, line: &[u8]) -> bool {
+    if !contains(line, b"\"result\":") {
+        return false;
+    }
+    match kind {
+        Kind::Ping => true,
+        Kind::Call => contains(line, b"hello\""),
+        Kind::ModernCall => contains(line, b"hello\"") && contains(line, b"\"resultType\""),
     }
 }
 
@@ -108,6 +150,44 @@ impl Server {
         took
     }
 
+    /// Sends one modern `tools/call` (id 0) to a server that was never initialized and
+    /// waits up to 5 s for its answer: Ok if it is a 2026-07-28 result, Err with what came
+    /// back otherwise (the server is then left to `close`).
+    fn probe_modern(&mut self) -> Result<(), String> {
+        let mut out = Vec::new();
+        request(Kind::ModernCall, 0, &mut out);
+        self.stdin.write_all(&out).map_err(|e| format!("cannot write: {e}"))?;
+        self.stdin.flush().map_err(|e| format!("cannot write: {e}"))?;
+        // A watchdog: a server that ignores the request is killed, which ends the read.
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let pid = self.pid() as libc::pid_t;
+        let watchdog = std::thread::spawn(move || {
+            if done_rx.recv_timeout(Duration::from_secs(5)).is_err() {
+                // SAFETY: kill has no memory preconditions; pid is our own child, not yet reaped.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                return true;
+            }
+            false
+        });
+        let mut line = Vec::new();
+        let answer = loop {
+            line.clear();
+            match self.stdout.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break None,
+                Ok(_) if response_id(&line) == Some(0) => break Some(line),
+                Ok(_) => {}
+            }
+        };
+        let _ = done_tx.send(());
+        let killed = watchdog.join().unwrap_or(false);
+        match answer {
+            Some(l) if answered(Kind::ModernCall, &l) => Ok(()),
+            Some(l) => Err(format!("answered {}", String::from_utf8_lossy(&l).trim_end())),
+            None if killed => Err("no answer within 5 s".into()),
+            None => Err("closed its stdout without answering".into()),
+        }
+    }
+
     fn close(mut self) {
         drop(self.stdin);
         let mut rest = Vec::new();
@@ -155,6 +235,8 @@ struct Phase {
     p50_us: f64,
     p99_us: f64,
     cpu_us: f64,
+    /// Answers that were errors, or results without the echo (see `answered`).
+    errors: u64,
 }
 
 /// Send times of the requests in flight, by id modulo the slot count (ids are
@@ -175,6 +257,7 @@ fn run_phase(server: &mut Server, kind: Kind, window: usize, seconds: f64, next_
     let start = Instant::now();
     let until = start + Duration::from_secs_f64(seconds);
     let mut done = 0u64;
+    let mut errors = 0u64;
     let mut sending = true;
     loop {
         if sending && in_flight < window {
@@ -208,6 +291,9 @@ fn run_phase(server: &mut Server, kind: Kind, window: usize, seconds: f64, next_
                     latencies.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
                     in_flight -= 1;
                     done += 1;
+                    if !answered(kind, &line) {
+                        errors += 1;
+                    }
                 }
             }
             if !server.stdout.buffer().contains(&b'\n') {
@@ -232,19 +318,66 @@ fn run_phase(server: &mut Server, kind: Kind, window: usize, seconds: f64, next_
         p50_us: pct(0.50),
         p99_us: pct(0.99),
         cpu_us: cpu * 1e6 / done.max(1) as f64,
+        errors,
     }
+}
+
+/// The run with the median rate, carrying the errors of all the runs.
+fn median(mut runs: Vec<Phase>) -> Phase {
+    let errors = runs.iter().map(|r| r.errors).sum();
+    runs.sort_by(|a, b| a.per_second.total_cmp(&b.per_second));
+    let mut m = runs.swap_remove(runs.len() / 2);
+    m.errors = errors;
+    m
 }
 
 /// The phase REPEATS times for seconds / REPEATS each; the run with the median rate.
 fn median_phase(server: &mut Server, kind: Kind, window: usize, seconds: f64, next_id: &mut u64) -> Phase {
-    let mut runs: Vec<Phase> =
-        (0..REPEATS).map(|_| run_phase(server, kind, window, seconds / REPEATS as f64, next_id)).collect();
-    runs.sort_by(|a, b| a.per_second.total_cmp(&b.per_second));
-    runs.swap_remove(REPEATS / 2)
+    median((0..REPEATS).map(|_| run_phase(server, kind, window, seconds / REPEATS as f64, next_id)).collect())
 }
 
-/// A table row: label, value, whether higher is better, formatting.
-type Row = (&'static str, Box<dyn Fn(&Report) -> f64>, bool, fn(f64) -> String);
+/// Legacy and modern `tools/call` at `window` outstanding, their runs alternating (so that
+/// a change in the machine's load falls on both); the median run of each.
+fn era_phases(
+    legacy: &mut Server,
+    modern: Option<&mut Server>,
+    window: usize,
+    seconds: f64,
+    ids: (&mut u64, &mut u64),
+) -> (Phase, Option<Phase>) {
+    let run = seconds / REPEATS as f64;
+    let (mut l, mut m) = (Vec::new(), Vec::new());
+    let mut modern = modern;
+    for _ in 0..REPEATS {
+        l.push(run_phase(legacy, Kind::Call, window, run, ids.0));
+        if let Some(s) = modern.as_deref_mut() {
+            m.push(run_phase(s, Kind::ModernCall, window, run, ids.1));
+        }
+    }
+    (median(l), (!m.is_empty()).then(|| median(m)))
+}
+
+/// A table row: label, value (None: not measured, "n/a"), whether higher is better,
+/// formatting, and whether the row gets ratio columns (not for ratios themselves).
+/// A figure of a report, None where it was not measured.
+type Getter = Box<dyn Fn(&Report) -> Option<f64>>;
+
+struct Row {
+    label: &'static str,
+    get: Getter,
+    higher_better: bool,
+    fmt: fn(f64) -> String,
+    compare: bool,
+}
+
+fn row(
+    label: &'static str,
+    get: impl Fn(&Report) -> Option<f64> + 'static,
+    higher_better: bool,
+    fmt: fn(f64) -> String,
+) -> Row {
+    Row { label, get: Box::new(get), higher_better, fmt, compare: true }
+}
 
 struct Report {
     name: String,
@@ -252,6 +385,14 @@ struct Report {
     rss_mib: f64,
     anon_mib: f64,
     phases: Vec<Phase>, // ping@1, ping@32, call@1, call@32
+    /// Modern tools/call @1, @32, or why the server could not be measured in that era.
+    modern: Result<[Phase; 2], String>,
+}
+
+impl Report {
+    fn modern(&self, i: usize) -> Option<&Phase> {
+        self.modern.as_ref().ok().map(|m| &m[i])
+    }
 }
 
 fn measure(name: &str, command: &[String], seconds: f64) -> Report {
@@ -269,20 +410,50 @@ fn measure(name: &str, command: &[String], seconds: f64) -> Report {
     colds.sort_by(f64::total_cmp);
     let mut server = Server::spawn(command);
     server.initialize();
-    let mut id = 0;
+    // The modern era's process: never initialized, probed with one modern tools/call.
+    let mut modern = Server::spawn(command);
+    let modern = match modern.probe_modern() {
+        Ok(()) => Ok(modern),
+        Err(why) => {
+            eprintln!("stdio_roundtrip: {name}: no 2026-07-28 tools/call: {why}");
+            modern.close();
+            Err(why)
+        }
+    };
+    let mut modern = modern;
+    let (mut id, mut modern_id) = (0, 0);
     // Warm up (JITs, caches, allocator pools) before the timed phases.
     run_phase(&mut server, Kind::Ping, WINDOW, seconds / 4.0, &mut id);
     run_phase(&mut server, Kind::Call, WINDOW, seconds / 4.0, &mut id);
-    let phases = vec![
-        median_phase(&mut server, Kind::Ping, 1, seconds, &mut id),
-        median_phase(&mut server, Kind::Ping, WINDOW, seconds, &mut id),
-        median_phase(&mut server, Kind::Call, 1, seconds, &mut id),
-        median_phase(&mut server, Kind::Call, WINDOW, seconds, &mut id),
-    ];
+    if let Ok(m) = modern.as_mut() {
+        run_phase(m, Kind::ModernCall, WINDOW, seconds / 4.0, &mut modern_id);
+    }
+    let ping1 = median_phase(&mut server, Kind::Ping, 1, seconds, &mut id);
+    let ping32 = median_phase(&mut server, Kind::Ping, WINDOW, seconds, &mut id);
+    let (call1, modern1) = era_phases(&mut server, modern.as_mut().ok(), 1, seconds, (&mut id, &mut modern_id));
+    let (call32, modern32) = era_phases(&mut server, modern.as_mut().ok(), WINDOW, seconds, (&mut id, &mut modern_id));
     let rss_mib = status_kb(server.pid(), "VmHWM:").unwrap_or(0) as f64 / 1024.0;
     let anon_mib = status_kb(server.pid(), "RssAnon:").unwrap_or(0) as f64 / 1024.0;
     server.close();
-    Report { name: name.to_string(), cold_ms: colds[colds.len() / 2], rss_mib, anon_mib, phases }
+    let modern = match (modern, modern1, modern32) {
+        (Ok(m), Some(a), Some(b)) => {
+            m.close();
+            Ok([a, b])
+        }
+        (Ok(m), _, _) => {
+            m.close();
+            Err("not measured".into())
+        }
+        (Err(why), _, _) => Err(why),
+    };
+    Report {
+        name: name.to_string(),
+        cold_ms: colds[colds.len() / 2],
+        rss_mib,
+        anon_mib,
+        phases: vec![ping1, ping32, call1, call32],
+        modern,
+    }
 }
 
 fn fmt_rate(v: f64) -> String {
@@ -297,6 +468,14 @@ fn fmt_us(v: f64) -> String {
     } else {
         format!("{v:.1}us")
     }
+}
+
+fn fmt_ratio(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+fn fmt_count(v: f64) -> String {
+    format!("{v:.0}")
 }
 
 fn main() {
@@ -320,23 +499,47 @@ fn main() {
     }
     let reports: Vec<Report> = servers.iter().map(|(n, c)| measure(n, c, seconds)).collect();
 
+    let p = |i: usize, f: fn(&Phase) -> f64| move |r: &Report| Some(f(&r.phases[i]));
+    let m = |i: usize, f: fn(&Phase) -> f64| move |r: &Report| r.modern(i).map(f);
+    // modern / legacy of one figure of the same server (the legacy call phases are 2, 3).
+    let era = |i: usize, f: fn(&Phase) -> f64| move |r: &Report| r.modern(i).map(|m| f(m) / f(&r.phases[2 + i]));
+    let ratio = |label, get, higher_better| Row { compare: false, ..row(label, get, higher_better, fmt_ratio) };
+    let rate = |p: &Phase| p.per_second;
+    let p50 = |p: &Phase| p.p50_us;
+    let p99 = |p: &Phase| p.p99_us;
+    let cpu = |p: &Phase| p.cpu_us;
+    let errors = |p: &Phase| p.errors as f64;
     let rows: Vec<Row> = vec![
-        ("cold start (spawn to initialize result)", Box::new(|r: &Report| r.cold_ms * 1000.0), false, fmt_us),
-        ("peak RSS (VmHWM), MiB", Box::new(|r: &Report| r.rss_mib), false, |v| format!("{v:.2}")),
-        ("private memory at the end (RssAnon), MiB", Box::new(|r: &Report| r.anon_mib), false, |v| format!("{v:.2}")),
-        ("ping/s, 1 outstanding", Box::new(|r: &Report| r.phases[0].per_second), true, fmt_rate),
-        ("ping p50 / p99, 1 outstanding", Box::new(|r: &Report| r.phases[0].p50_us), false, fmt_us),
-        ("ping/s, 32 outstanding", Box::new(|r: &Report| r.phases[1].per_second), true, fmt_rate),
-        ("ping p50, 32 outstanding", Box::new(|r: &Report| r.phases[1].p50_us), false, fmt_us),
-        ("ping p99, 32 outstanding", Box::new(|r: &Report| r.phases[1].p99_us), false, fmt_us),
-        ("server CPU per ping, 32 outstanding", Box::new(|r: &Report| r.phases[1].cpu_us), false, fmt_us),
-        ("server CPU per ping, 1 outstanding", Box::new(|r: &Report| r.phases[0].cpu_us), false, fmt_us),
-        ("tools/call/s, 1 outstanding", Box::new(|r: &Report| r.phases[2].per_second), true, fmt_rate),
-        ("tools/call p50 / p99, 1 outstanding", Box::new(|r: &Report| r.phases[2].p50_us), false, fmt_us),
-        ("tools/call/s, 32 outstanding", Box::new(|r: &Report| r.phases[3].per_second), true, fmt_rate),
-        ("tools/call p50, 32 outstanding", Box::new(|r: &Report| r.phases[3].p50_us), false, fmt_us),
-        ("tools/call p99, 32 outstanding", Box::new(|r: &Report| r.phases[3].p99_us), false, fmt_us),
-        ("server CPU per tools/call, 32 outstanding", Box::new(|r: &Report| r.phases[3].cpu_us), false, fmt_us),
+        row("cold start (spawn to initialize result)", |r: &Report| Some(r.cold_ms * 1000.0), false, fmt_us),
+        row("peak RSS (VmHWM), MiB", |r: &Report| Some(r.rss_mib), false, |v| format!("{v:.2}")),
+        row("private memory at the end (RssAnon), MiB", |r: &Report| Some(r.anon_mib), false, |v| format!("{v:.2}")),
+        row("ping/s, 1 outstanding", p(0, rate), true, fmt_rate),
+        row("ping p50 / p99, 1 outstanding", p(0, p50), false, fmt_us),
+        row("ping/s, 32 outstanding", p(1, rate), true, fmt_rate),
+        row("ping p50, 32 outstanding", p(1, p50), false, fmt_us),
+        row("ping p99, 32 outstanding", p(1, p99), false, fmt_us),
+        row("server CPU per ping, 32 outstanding", p(1, cpu), false, fmt_us),
+        row("server CPU per ping, 1 outstanding", p(0, cpu), false, fmt_us),
+        row("tools/call/s, 1 outstanding", p(2, rate), true, fmt_rate),
+        row("tools/call p50 / p99, 1 outstanding", p(2, p50), false, fmt_us),
+        row("tools/call/s, 32 outstanding", p(3, rate), true, fmt_rate),
+        row("tools/call p50, 32 outstanding", p(3, p50), false, fmt_us),
+        row("tools/call p99, 32 outstanding", p(3, p99), false, fmt_us),
+        row("server CPU per tools/call, 32 outstanding", p(3, cpu), false, fmt_us),
+        row("server CPU per tools/call, 1 outstanding", p(2, cpu), false, fmt_us),
+        row("tools/call errors, 1 / 32 outstanding", p(2, errors), false, fmt_count),
+        row("modern tools/call/s, 1 outstanding", m(0, rate), true, fmt_rate),
+        row("modern tools/call p50 / p99, 1 outst.", m(0, p50), false, fmt_us),
+        row("modern tools/call/s, 32 outstanding", m(1, rate), true, fmt_rate),
+        row("modern tools/call p50, 32 outstanding", m(1, p50), false, fmt_us),
+        row("modern tools/call p99, 32 outstanding", m(1, p99), false, fmt_us),
+        row("server CPU per modern call, 32 outst.", m(1, cpu), false, fmt_us),
+        row("server CPU per modern call, 1 outst.", m(0, cpu), false, fmt_us),
+        row("modern tools/call errors, 1 / 32 outst.", m(0, errors), false, fmt_count),
+        ratio("modern/legacy calls/s, 1 outstanding", Box::new(era(0, rate)), true),
+        ratio("modern/legacy calls/s, 32 outstanding", Box::new(era(1, rate)), true),
+        ratio("modern/legacy CPU per call, 1 outst.", Box::new(era(0, cpu)), false),
+        ratio("modern/legacy CPU per call, 32 outst.", Box::new(era(1, cpu)), false),
     ];
     let reference = &reports[0];
     let width = 12;
@@ -348,28 +551,56 @@ fn main() {
         print!("{:>w$}", format!("{}/{}", reference.name, r.name), w = width + 4);
     }
     println!();
-    for (label, get, higher_better, fmt) in &rows {
+    for Row { label, get, higher_better, fmt, compare } in &rows {
         print!("{label:<42}");
         for r in &reports {
-            let mut cell = fmt(get(r));
+            let mut cell = get(r).map(fmt).unwrap_or_else(|| "n/a".into());
+            // The second figure of a pair: the p99 of the same phase, the errors at 32.
+            let second = |phase: Option<&Phase>, f: fn(&Phase) -> String| phase.map(f).unwrap_or_default();
             if label.contains("p50 / p99") {
-                let p99 = if label.starts_with("ping") { r.phases[0].p99_us } else { r.phases[2].p99_us };
-                cell = format!("{}/{}", cell, fmt_us(p99));
+                let phase = if label.starts_with("ping") {
+                    Some(&r.phases[0])
+                } else if label.starts_with("modern") {
+                    r.modern(0)
+                } else {
+                    Some(&r.phases[2])
+                };
+                if phase.is_some() {
+                    cell = format!("{}/{}", cell, second(phase, |p| fmt_us(p.p99_us)));
+                }
+            } else if label.contains("errors") {
+                let phase = if label.starts_with("modern") { r.modern(1) } else { Some(&r.phases[3]) };
+                if phase.is_some() {
+                    cell = format!("{}/{}", cell, second(phase, |p| p.errors.to_string()));
+                }
             }
             print!("{cell:>width$}");
         }
         for r in &reports[1..] {
-            let (a, b) = (get(reference), get(r));
-            // "better by" factor: >1 means the reference is better on this row.
-            let factor = if *higher_better { a / b } else { b / a };
-            print!("{:>w$}", format!("{factor:.2}x"), w = width + 4);
+            let cell = match (get(reference), get(r)) {
+                // "better by" factor: >1 means the reference is better on this row.
+                (Some(a), Some(b)) if *compare && !label.contains("errors") => {
+                    format!("{:.2}x", if *higher_better { a / b } else { b / a })
+                }
+                _ => String::new(),
+            };
+            print!("{cell:>w$}", w = width + 4);
         }
         println!();
     }
+    for r in &reports {
+        if let Err(why) = &r.modern {
+            println!("  {}: modern rows n/a: {why}", r.name);
+        }
+    }
     println!(
         "\nratio columns: how many times better the first server is on that row (throughput: \
-         its rate / theirs; latency, CPU, memory, start: theirs / its). CPU: utime+stime of the \
-         server process over the phase's round trips (clock tick {:.0} Hz).",
+         its rate / theirs; latency, CPU, memory, start: theirs / its). modern/legacy rows: the \
+         same server's stateless 2026-07-28 tools/call (a process never initialized, the \
+         required _meta on every request) over its legacy one, runs alternating (calls/s below \
+         1 and CPU above 1: the modern path costs more). errors: answers that were errors or \
+         lacked the echo (modern: or resultType), over all runs of the phase. CPU: utime+stime \
+         of the server process over the phase's round trips (clock tick {:.0} Hz).",
         clock_ticks()
     );
 }

@@ -14,14 +14,25 @@
 #           into target/rmcp-server; add `--stdio` to its command for serve(stdio()))
 #   ts      a minimal server on the official TypeScript SDK (McpServer, one echo tool;
 #           tests/interop/ts_echo_server.mjs), @modelcontextprotocol/sdk 1.32.2
-#   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server)
+#   ts2     tests/interop/ts2_server.mjs on the TypeScript SDK 2.x (@modelcontextprotocol/server
+#           2.4.0, McpServer through serveStdio; dual-era, tests/interop/ts2)
+#   py      tests/interop/py_server.py on the official Python SDK (mcp 2.3.0, low-level Server;
+#           dual-era)
+#
+# Every server is also measured in the stateless 2026-07-28 era (issue 10, "Targets"): a
+# second process, never initialized, gets tools/call requests with the required
+# params._meta (protocolVersion 2026-07-28, clientCapabilities {}), runs alternating with
+# the legacy ones, and the table ends with modern/legacy ratios per server and the error
+# count of every tools/call phase. A server that does not answer a modern request with a
+# 2026-07-28 result (ts, rmcp, floor, ...) shows "n/a" in the modern rows, with the reason.
 #
 #   ours@REV, min@REV  the same built from another revision (in a temporary worktree, into
 #           target/stdio-roundtrip-REV): before/after figures side by side in one run
 #
 #   benches/stdio_roundtrip.sh [--seconds S] [NAME...]    (default: all, 2 s per phase)
 #
-# The SDKs are installed by tests/interop/run.sh --install-only into .ci/cache/interop.
+# The SDKs are installed by tests/interop/run.sh --install-only into .ci/cache/interop
+# (MCP_INTEROP_CACHE overrides it; run.sh copies ts2_server.mjs next to its node_modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=2
@@ -30,7 +41,7 @@ if [ "${1:-}" = --seconds ]; then
     shift 2
 fi
 names=("$@")
-[ "${#names[@]}" -gt 0 ] || names=(ours min bare toolkit floor rmcp ts py)
+[ "${#names[@]}" -gt 0 ] || names=(ours min bare toolkit floor rmcp ts ts2 py)
 cache=${MCP_INTEROP_CACHE:-$PWD/.ci/cache/interop}
 tests/interop/run.sh --install-only
 cp tests/interop/ts_echo_server.mjs "$cache/node/"
@@ -67,6 +78,7 @@ for n in "${names[@]}"; do
             servers+=("$n=$root_target/stdio-roundtrip-$rev/release/examples/$example")
             git worktree remove --force "$wt" ;;
         ts) servers+=("ts=node $cache/node/ts_echo_server.mjs") ;;
+        ts2) servers+=("ts2=node $cache/ts2/ts2_server.mjs") ;;
         py) servers+=("py=$cache/venv/bin/python $PWD/tests/interop/py_server.py") ;;
         *) echo "stdio_roundtrip: unknown server $n" >&2; exit 2 ;;
     esac

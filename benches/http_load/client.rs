@@ -456,3 +456,53 @@ fn negotiated_version(body: &[u8]) -> Option<String> {
     let end = body[at..].iter().position(|&c| c == b'"')?;
     Some(String::from_utf8_lossy(&body[at..at + end]).into_owned())
 }
+
+/// A 2026-07-28 client: no session, every POST stands alone with the required `_meta` in
+/// the body and the standard headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`)
+/// that a modern server checks against it (spec notes §5.4, §8).
+pub struct Modern {
+    conn: Conn,
+    next_id: u64,
+    body: Vec<u8>,
+}
+
+const MODERN_HEADERS: [(&str, &str); 5] =
+    [JSON, ACCEPT, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
+
+impl Modern {
+    pub fn new(url: &Url) -> Modern {
+        Modern { conn: Conn::new(url), next_id: 1, body: Vec::with_capacity(256) }
+    }
+
+    /// `tools/call` echo {"message":"hello"} with the required `_meta`: the time until its
+    /// response was complete; an error unless it is a 2026-07-28 result (`resultType`).
+    pub fn call_echo(&mut self) -> io::Result<Call> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        write!(
+            body,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"hello"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        )?;
+        let t = Instant::now();
+        let r = self.conn.request("POST", &MODERN_HEADERS, &body, Some(id));
+        self.body = body;
+        let r = r?;
+        let at = r.message_at.ok_or_else(|| {
+            bad(format!("no response to tools/call {id}: {} {}", r.status, String::from_utf8_lossy(&r.body)))
+        })?;
+        if r.status != 200
+            || !r.body.windows(6).any(|w| w == b"hello\"")
+            || !r.body.windows(8).any(|w| w == b"\"result\"")
+            || !r.body.windows(12).any(|w| w == b"\"resultType\"")
+        {
+            return Err(bad(format!(
+                "bad answer to a 2026-07-28 tools/call {id}: {} {}",
+                r.status,
+                String::from_utf8_lossy(&r.body)
+            )));
+        }
+        Ok(Call { latency: at - t, form: r.form })
+    }
+}

@@ -96,6 +96,7 @@ type TableRow = (String, Box<dyn Fn(&Row) -> String>);
 /// The rows of the table: label, how to print a measured row's cell.
 fn table_rows(clients: &[String]) -> Vec<TableRow> {
     let mut rows: Vec<TableRow> = vec![
+        ("era".into(), Box::new(|r: &Row| r.get("era").unwrap_or("legacy").to_string())),
         ("response form measured".into(), Box::new(|r: &Row| r.get("form").unwrap_or("?").to_string())),
         ("sessions".into(), Box::new(|r: &Row| r.get("sessions").unwrap_or("?").to_string())),
     ];
@@ -202,6 +203,8 @@ pub fn print_table(rows: &[Row]) {
         }
     }
 
+    print_eras(rows, &clients);
+
     println!();
     for r in rows {
         let status = r.get("status").unwrap_or("?");
@@ -218,5 +221,44 @@ pub fn print_table(rows: &[Row]) {
     }
     if let Some(c) = rows.iter().find_map(|r| r.get("conditions")) {
         println!("\nconditions: {c}");
+    }
+}
+
+/// Each server's 2026-07-28 row against its own legacy row (the one with the same
+/// response form, else the first): what the stateless path costs over the handshake one.
+fn print_eras(rows: &[Row], clients: &[String]) {
+    let mut printed = false;
+    for m in rows.iter().filter(|r| r.get("era") == Some("modern")) {
+        let legacy: Vec<&Row> =
+            rows.iter().filter(|r| r.get("name") == m.get("name") && r.get("era") != Some("modern")).collect();
+        let Some(l) = legacy.iter().find(|l| l.get("form") == m.get("form")).or(legacy.first()) else {
+            continue;
+        };
+        if !printed {
+            println!(
+                "\nmodern/legacy, same server (rate: modern / legacy, below 1: the modern path is slower; \
+                 CPU per call: modern / legacy, above 1: it costs more):"
+            );
+            printed = true;
+        }
+        let mut line = format!("  {} / {}:", m.label(), l.label());
+        if !(m.measured() && l.measured()) {
+            line.push_str(" not available (one of them was not measured)");
+            println!("{line}");
+            continue;
+        }
+        for c in clients {
+            if let (Some(a), Some(b)) = (m.num(&format!("c{c}.rate")), l.num(&format!("c{c}.rate"))) {
+                let _ = write!(line, " rate@{c} {:.3},", a / b);
+            }
+            if let (Some(a), Some(b)) = (m.num(&format!("c{c}.cpu_us")), l.num(&format!("c{c}.cpu_us"))) {
+                let _ = write!(line, " cpu@{c} {:.3},", a / b);
+            }
+        }
+        if m.get("form") != l.get("form") {
+            let _ =
+                write!(line, " (forms differ: {} vs {})", m.get("form").unwrap_or("?"), l.get("form").unwrap_or("?"));
+        }
+        println!("{}", line.trim_end_matches(','));
     }
 }
