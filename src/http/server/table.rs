@@ -269,6 +269,18 @@ impl<V, S: SessionStore<V>> SessionTable<V, S> {
         Some(value)
     }
 
+    /// Ends a session whose id no client ever saw (a 2026-07-28 stateless exchange,
+    /// which lives as long as its POST): its state is handed back and, unlike
+    /// [`end`](Self::end), no tombstone stays, since nobody can come back with the id.
+    /// Tombstones for such exchanges would fill the store at one per request and make
+    /// every later [`open`](Self::open) sweep it.
+    pub fn forget(&mut self, h: SessionHandle) -> Option<V> {
+        self.store.get(h)?.value.as_ref()?;
+        let value = self.store.remove(h)?.value?;
+        self.live -= 1;
+        Some(value)
+    }
+
     /// When the next session may expire (spuriously early is possible, never late).
     pub fn next_deadline(&self) -> Option<Instant> {
         self.earliest
@@ -367,6 +379,25 @@ mod tests {
         assert_eq!(table.get(a), None);
         assert_eq!(table.end(t(1), a), None);
         assert_eq!(table.live(), 0);
+    }
+
+    #[test]
+    fn a_forgotten_session_leaves_no_tombstone() {
+        let mut table: SessionTable<u32, Slots<u32, 2>> = SessionTable::new(Slots::new(), IDLE);
+        let kept = table.open(t(0), id(0), 1).unwrap();
+        for n in 0..100u32 {
+            let h = table.open(t(1), id(1), n).unwrap();
+            assert_eq!(table.forget(h), Some(n));
+            assert_eq!(table.forget(h), None, "a handle forgotten names nothing");
+            assert_eq!(table.lookup("b"), Lookup::Unknown);
+            assert_eq!(table.store().len(), 1, "only the kept session is stored");
+        }
+        assert_eq!(table.live(), 1);
+        assert_eq!(table.get(kept), Some(&1));
+        // An ended session is not forgotten (its tombstone stays): `forget` takes live ones only.
+        assert_eq!(table.end(t(2), kept), Some(1));
+        assert_eq!(table.forget(kept), None);
+        assert_eq!(table.lookup("a"), Lookup::Ended);
     }
 
     #[test]

@@ -248,7 +248,10 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     /// Ends a session (DELETE, expiry, its legacy stream closed): its tickets are
     /// cancelled and `on_session_end` follows.
     pub fn end(&mut self, h: SessionHandle, now: Instant) {
-        if let Some(s) = self.table.end(now, h) {
+        // A stateless exchange's id was never sent: no tombstone (see `forget`).
+        let stateless = self.table.get(h).is_some_and(|s| s.stateless);
+        let ended = if stateless { self.table.forget(h) } else { self.table.end(now, h) };
+        if let Some(s) = ended {
             self.finish(s);
         }
     }
