@@ -322,12 +322,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         };
         let token = token
             .filter(|t| t.kind() == JsonKind::String || t.as_i64().is_some() || t.as_u64().is_some())
-            .and_then(|t| RequestIdRef::from_validated(t.as_bytes()).to_owned().ok());
-        let Ok(id) = r.id.to_owned() else { return self.refuse(&r, RefuseReason::IdTooLong) };
+            .map(|t| RequestIdRef::from_validated(t.as_bytes()));
+        if r.id.as_token().len() > MAX_ID_LEN {
+            return self.refuse(&r, RefuseReason::IdTooLong);
+        }
         let listen = modern.is_some() && method == Method::SubscriptionsListen;
         let deadline = self.config.answer_within.filter(|_| !listen).map(|d| self.now + d);
         let modern = modern.map(|ctx| ModernCtx { listen: listen.then(Default::default), ..ctx });
-        let Some((slot, serial)) = self.inb.table().admit(id, method.to_known(), token, deadline, self.origin, modern)
+        let Some((slot, serial)) =
+            self.inb.table().admit(r.id, method.to_known(), token, deadline, self.origin, modern)
         else {
             return self.refuse(&r, RefuseReason::TooManyRequests);
         };
