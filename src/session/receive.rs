@@ -367,8 +367,10 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         let version = ProtocolVersion::from_json(requested).filter(|v| supported.contains(*v)).unwrap_or(newest);
         let peer = r.params.unwrap_or(RawJson::EMPTY_OBJECT);
         let peer_caps = peer.get("capabilities").map_or(CapabilitySet::EMPTY, CapabilitySet::from_client_json);
-        let config = self.config;
-        let written = self.tx.to(self.origin).result_with(r.id, |out| config.write_initialize_result(version, out));
+        // Borrowed beside the transmit buffer, not copied out of `self`: the configuration
+        // is 320 bytes on a Cortex-M, and the copy was the receive path's largest stack use.
+        let (config, origin) = (&self.config, self.origin);
+        let written = self.tx.to(origin).result_with(r.id, |out| config.write_initialize_result(version, out));
         if !self.reply(ErrorId::Id(r.id), written) {
             return None;
         }
