@@ -3,7 +3,9 @@
 //!
 //! The buffers the core owns are compacted in place: the line framer moves an unread tail
 //! to the front, the transmit buffer drops what was written out, held requests close up
-//! behind a dropped entry, the encoder makes room for an inserted member. `copy_within` is
+//! behind a dropped entry, the encoder makes room for an inserted member (and likewise the
+//! SSE writer and the HTTP server's log; the SSE decoder, and with it the HTTP client,
+//! keeps `copy_within`, as its `rotate_right` links `memmove` anyway). `copy_within` is
 //! `memmove`, and on a Cortex-M compiler-builtins' `memmove` is 1.5 KB of `.text` (a
 //! forward and a backward path, each word-aligned with its misaligned variants), while
 //! every firmware links `memcpy` anyway. So with the [`compact`](super::find) searches (the
