@@ -290,3 +290,26 @@ fn integer_progress_and_no_message_before_2025_03_26() {
         );
     }
 }
+
+#[test]
+fn a_token_longer_than_an_id_can_be_is_not_kept_and_the_request_is_still_served() {
+    let mut p = Pair::ready();
+    let now = p.now;
+    // The longest token kept is as long as the longest id (64 bytes with its quotes).
+    let kept = format!("\"{}\"", "k".repeat(62));
+    let long = format!("\"{}\"", "l".repeat(63));
+    for (id, token) in [(7, &kept), (8, &long), (9, &"9".to_owned())] {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t","_meta":{{"progressToken":{token}}}}}}}"#
+        );
+        p.server.feed(now, format!("{line}\n").as_bytes());
+    }
+    assert_eq!(p.server.ep.peer_requests_in_flight(), 3);
+    p.server.send_progress(&RequestId::from_u64(7), 1.0, None, None).unwrap();
+    assert_eq!(p.server.send_progress(&RequestId::from_u64(8), 1.0, None, None), Err(SendError::NoProgressToken));
+    // A token equal to the request's id.
+    p.server.send_progress(&RequestId::from_u64(9), 1.0, None, None).unwrap();
+    p.server.drain();
+    let lines: Vec<String> = p.server.new_lines().into_iter().filter(|l| l.contains("progress")).collect();
+    assert_eq!(lines, vec![progress_line(&kept, r#""progress":1.0"#), progress_line("9", r#""progress":1.0"#)]);
+}

@@ -326,7 +326,7 @@ impl LineState {
         if let Some((range, next)) = self.peeked.take() {
             self.peeked = Some((range.start - self.head..range.end - self.head, next - self.head));
         }
-        buf.copy_within(self.head..self.tail, 0);
+        crate::wire::shift::copy_within(buf, self.head..self.tail, 0);
         self.tail -= self.head;
         self.scanned -= self.head;
         self.head = 0;

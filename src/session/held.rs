@@ -269,7 +269,7 @@ impl Held {
         while let Some(entry) = rx.get(pos..).and_then(Entry::read) {
             let size = entry.size();
             if entry.dropped {
-                rx.copy_within(self.limit..pos, self.limit + size);
+                crate::wire::shift::copy_within(rx, self.limit..pos, self.limit + size);
                 self.limit += size;
             }
             pos += size;

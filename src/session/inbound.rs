@@ -225,31 +225,46 @@ impl Table<'_> {
     }
 
     /// Puts a request in a free slot, giving it its serial: returns both. `None` if
-    /// every slot is taken.
+    /// every slot is taken, or if `id` is longer than [`MAX_ID_LEN`](crate::wire::MAX_ID_LEN)
+    /// (nothing changed then); a `token` that long is not kept (no progress is sent).
+    ///
+    /// The ids are copied from their borrowed forms straight into the slot: an entry
+    /// built on the stack and moved in was the largest part of the receive path's stack
+    /// frame on a microcontroller (a 320-byte copy on a Cortex-M).
     pub fn admit(
         &mut self,
-        id: RequestId,
+        id: RequestIdRef<'_>,
         method: Option<Method<'static>>,
-        token: Option<RequestId>,
+        token: Option<RequestIdRef<'_>>,
         deadline: Option<Instant>,
         origin: Option<Origin>,
         modern: Option<ModernCtx>,
     ) -> Option<(usize, u64)> {
+        if id.as_token().len() > crate::wire::MAX_ID_LEN {
+            return None;
+        }
         let slot = self.slots.iter().position(Option::is_none)?;
         let serial = self.book.serials.issue();
-        let entry = InEntry {
-            id,
+        let entry = self.slots[slot].insert(InEntry {
+            id: RequestId::unset(),
             serial,
             method,
-            token,
+            token: None,
             last_progress: None,
             deadline,
             expired: false,
             stream_closed: false,
             origin,
             modern,
-        };
-        self.slots[slot] = Some(entry);
+        });
+        // Cannot fail: the length was checked above.
+        let _ = entry.id.assign(id);
+        if let Some(t) = token {
+            let kept = entry.token.insert(RequestId::unset());
+            if kept.assign(t).is_err() {
+                entry.token = None;
+            }
+        }
         if let Some(d) = deadline {
             self.book.earliest = Some(self.book.earliest.map_or(d, |e| e.min(d)));
         }

@@ -109,7 +109,7 @@ impl<B: Buffer> Outbox<B> {
         let framing = self.framing();
         let buf = self.buf.as_mut();
         if self.head > 0 {
-            buf.copy_within(self.head..self.len, 0);
+            crate::wire::shift::copy_within(buf, self.head..self.len, 0);
             self.len -= self.head;
             self.head = 0;
         }

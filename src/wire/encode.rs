@@ -196,7 +196,7 @@ impl<'b> FrameWriter<'b> {
     /// moving the rest to the front.
     pub fn consume(&mut self, n: usize) {
         let n = n.min(self.len);
-        self.buf.copy_within(n..self.len, 0);
+        super::shift::copy_within(self.buf, n..self.len, 0);
         self.len -= n;
     }
 
@@ -456,7 +456,7 @@ impl<'w> FrameView<'w> {
             return Err(EncodeError::BufferTooSmall { needed: total - start, available: capacity - start });
         }
         let end = out.len();
-        self.buf.copy_within(at..end, at + n);
+        super::shift::copy_within(self.buf, at..end, at + n);
         self.buf[at..at + n].copy_from_slice(&insert[..n]);
         self.seal(start, total);
         Ok(start..total)

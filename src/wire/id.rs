@@ -176,6 +176,19 @@ impl RequestId {
         }
     }
 
+    /// No token: only a place to [`assign`](Self::assign) one to.
+    pub(crate) const fn unset() -> Self {
+        Self { token: heapless::Vec::new() }
+    }
+
+    /// Makes this the owned copy of `id` in place (a slot's id is written where it is
+    /// kept, not built on the stack and moved there); fails, leaving it empty, when the
+    /// token is longer than [`MAX_ID_LEN`].
+    pub(crate) fn assign(&mut self, id: RequestIdRef<'_>) -> Result<(), IdTooLong> {
+        self.token.clear();
+        self.token.extend_from_slice(id.token).map_err(|_| IdTooLong { len: id.token.len() })
+    }
+
     /// The borrowed form.
     pub fn as_ref(&self) -> RequestIdRef<'_> {
         RequestIdRef { token: &self.token }

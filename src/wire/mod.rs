@@ -65,6 +65,7 @@ mod number;
 mod raw;
 mod scan;
 mod ser;
+pub(crate) mod shift;
 mod string;
 
 pub use codes::ErrorCode;

@@ -82,7 +82,7 @@ impl<'b> SseWriter<'b> {
     /// rest to the front.
     pub fn consume(&mut self, n: usize) {
         let n = n.min(self.len);
-        self.buf.copy_within(n..self.len, 0);
+        crate::wire::shift::copy_within(&mut self.buf[..], n..self.len, 0);
         self.len -= n;
     }
 

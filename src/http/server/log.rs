@@ -102,7 +102,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
     /// Removes the record at `at` (which ends at `next`).
     pub fn remove(&mut self, at: usize, next: usize) {
         if at < next && next <= self.len {
-            self.buf.as_mut().copy_within(next..self.len, at);
+            crate::wire::shift::copy_within(self.buf.as_mut(), next..self.len, at);
             self.len -= next - at;
             self.generation = self.generation.wrapping_add(1);
         }
@@ -150,14 +150,14 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
                 freed += next - at;
             } else {
                 if kept != at {
-                    self.buf.as_mut().copy_within(at..next, kept);
+                    crate::wire::shift::copy_within(self.buf.as_mut(), at..next, kept);
                 }
                 kept += next - at;
             }
             at = next;
         }
         if freed > 0 {
-            self.buf.as_mut().copy_within(at..self.len, kept);
+            crate::wire::shift::copy_within(self.buf.as_mut(), at..self.len, kept);
             self.len -= freed;
             self.generation = self.generation.wrapping_add(1);
         }
