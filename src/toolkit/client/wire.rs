@@ -57,12 +57,11 @@ pub(super) struct TapWriter {
 }
 
 impl Write for TapWriter {
+    /// Writes the whole of `buf` (the pipe blocks), so that the tap can be shown it
+    /// before it is written: shown after, a request could appear behind its answer,
+    /// which the reader thread shows as soon as it arrives.
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut stdin = self.stdin.lock().unwrap_or_else(PoisonError::into_inner);
-        let stdin = stdin.as_mut().ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
-        let n = stdin.write(buf)?;
-        (self.tap)(Wire::Sent, &buf[..n]);
-        Ok(n)
+        self.write_all(buf).map(|()| buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
