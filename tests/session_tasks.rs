@@ -538,11 +538,30 @@ fn a_client_without_the_extension_gets_the_answer_or_minus_32021() {
 
 #[test]
 fn tasks_expire_after_their_ttl_and_a_full_store_refuses_as_documented() {
+    // While `park` is set the spawner drops what it is given: the task stays `working`.
+    let park = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let parked = std::sync::Arc::clone(&park);
     let store = TaskStore::new(1).ttl(Duration::from_secs(10));
-    let mut duo = Duo::new(inline_server(store.clone()), TASKS_CAPS);
+    let server = ServerBuilder::new("tasks", "1.0.0")
+        .spawner(move |run| {
+            if !parked.load(std::sync::atomic::Ordering::Relaxed) {
+                run();
+            }
+        })
+        .task_store(store.clone())
+        .blocking_task_tool("quick", "Answers at once", TaskSupport::Optional, |_: Job, Seconds { seconds }| {
+            format!("slept {seconds}")
+        })
+        .blocking_task_tool("must", "Only as a task", TaskSupport::Required, |_: Job, Seconds { seconds }| {
+            format!("must {seconds}")
+        })
+        .build();
+    let mut duo = Duo::new(server, TASKS_CAPS);
     let id = id_of(&task_of(&duo.call("quick", r#"{"seconds":1}"#)));
+    park.store(false, std::sync::atomic::Ordering::Relaxed);
 
-    // Full: an optional tool runs synchronously, a required one is refused (-32603).
+    // Full of unfinished tasks: an optional tool runs synchronously, a required one is
+    // refused (-32603).
     let sync = duo.call("quick", r#"{"seconds":3}"#);
     assert!(matches!(&sync, Ev::Response { result, .. } if result.contains("slept 3")), "{sync:?}");
     let refused = duo.call("must", r#"{"seconds":3}"#);
@@ -558,7 +577,14 @@ fn tasks_expire_after_their_ttl_and_a_full_store_refuses_as_documented() {
     let gone = duo.request("tasks/get", &format!(r#"{{"taskId":"{id}"}}"#));
     assert!(matches!(gone, Ev::Error { code: -32602, .. }), "{gone:?}");
     assert!(store.is_empty());
-    assert!(matches!(duo.call("must", r#"{"seconds":4}"#), Ev::TaskCreated { .. }));
+    let first = id_of(&task_of(&duo.call("must", r#"{"seconds":4}"#)));
+    assert_eq!(store.status(&first), Some(mcp_sansio::mcp::TaskStatus::Completed));
+
+    // Full of a finished task (kept for its TTL): it makes room, nothing is refused.
+    let second = id_of(&task_of(&duo.call("must", r#"{"seconds":5}"#)));
+    assert_eq!(store.status(&first), None);
+    assert_eq!(store.status(&second), Some(mcp_sansio::mcp::TaskStatus::Completed));
+    assert_eq!(store.len(), 1);
 }
 
 #[test]

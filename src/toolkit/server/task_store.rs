@@ -26,7 +26,8 @@
 //!
 //! Bounded: the store holds at most `capacity` tasks. A task is dropped `ttlMs` after
 //! its creation (the spec's "may discard after the TTL"; its job, if still running, is
-//! cancelled). When the store is full of live tasks a new call is refused the way its
+//! cancelled). When the store is full, its oldest finished task (completed, failed or
+//! cancelled, kept for its TTL) makes room; when it is full of unfinished tasks a new call is refused the way its
 //! tool allows: an optional tool runs synchronously instead (the server decides
 //! whether to make a task), a required one is answered -32603 "too many tasks". Time is
 //! the loop's [`Instant`] (the store never reads a clock; the ISO 8601 timestamps are
@@ -322,7 +323,11 @@ impl TaskStore {
             self.shared.changed.notify_all();
         }
         if inner.tasks.len() >= inner.capacity {
-            return Err(StoreFull);
+            // Full: a finished task (kept only for its TTL, so the client may still read
+            // its outcome) gives way to a new one, the oldest first; only a store full of
+            // unfinished tasks refuses.
+            let finished = inner.tasks.iter().position(|t| t.status.is_terminal()).ok_or(StoreFull)?;
+            let _ = inner.tasks.remove(finished);
         }
         inner.serial += 1;
         let id = {
@@ -689,6 +694,28 @@ mod tests {
         assert_eq!(store.create(t0 + Duration::from_secs(9), CapabilitySet::EMPTY), Err(StoreFull));
         assert!(store.create(t0 + Duration::from_secs(10), CapabilitySet::EMPTY).is_ok());
         assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn a_full_store_evicts_its_oldest_finished_task() {
+        let store = TaskStore::new(3);
+        let t0 = Instant::ZERO;
+        let (a, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        let (b, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        let (c, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        // All unfinished: refused.
+        assert_eq!(store.create(t0, CapabilitySet::EMPTY), Err(StoreFull));
+        store.finish(&c, Some(b"{}".to_vec()));
+        store.finish(&b, None);
+        let (d, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        // The oldest finished one (b) went; the unfinished and the newer finished stay.
+        assert_eq!(store.status(&b), None);
+        assert_eq!(store.status(&a), Some(TaskStatus::Working));
+        assert_eq!(store.status(&c), Some(TaskStatus::Completed));
+        assert_eq!(store.status(&d), Some(TaskStatus::Working));
+        assert!(store.create(t0, CapabilitySet::EMPTY).is_ok());
+        assert_eq!(store.status(&c), None);
+        assert_eq!(store.create(t0, CapabilitySet::EMPTY), Err(StoreFull));
     }
 
     #[test]
