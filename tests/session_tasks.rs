@@ -832,6 +832,40 @@ fn a_job_waiting_for_answers_is_released_when_its_task_expires() {
 }
 
 #[test]
+fn a_task_nobody_asks_about_expires_at_its_ttl_from_the_loops_poll() {
+    let store = TaskStore::new(4).ttl(Duration::from_secs(1));
+    let released = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&released);
+    let app = ServerBuilder::new("tasks", "1.0.0")
+        .task_store(store.clone())
+        .blocking_task_tool("ask", "Asks", TaskSupport::Optional, move |job: Job, _: Seconds| {
+            let answer = job.elicit(&serde_json::json!({"message": "?", "requestedSchema": {"type": "object"}}));
+            flag.store(answer.is_err(), std::sync::atomic::Ordering::SeqCst);
+            "over"
+        })
+        .build();
+    let mut duo = Duo::new(app, TASKS_CAPS);
+    let created = duo.now;
+    let id = id_of(&task_of(&duo.call("ask", r#"{"seconds":0}"#)));
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::InputRequired);
+    // The loop is told to come back when the task expires...
+    let due = duo.app.poll(&mut (), &mut duo.server, duo.now);
+    assert_eq!(due, Some(created + Duration::from_secs(1)));
+    // ...and its poll then ends the task, releasing the job, with no request coming.
+    duo.now = created + Duration::from_secs(1);
+    let due = duo.app.poll(&mut (), &mut duo.server, duo.now);
+    assert_eq!(due, None);
+    assert!(store.is_empty());
+    for _ in 0..2000 {
+        if released.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the job still waits for the answers of a task that expired");
+}
+
+#[test]
 fn a_refused_poll_is_due_again_an_interval_later() {
     // A client whose era is not settled cannot send: the poll waits an interval.
     let mut c = Side::lone(Config::new(Role::Client, raw(CLIENT_INFO)).era(Era::Modern));

@@ -349,6 +349,11 @@ where
             };
             !work.is_idle()
         });
+        // Tasks end at their TTL though nobody asks about them (releasing a job that
+        // waits for answers): the next expiry is a deadline too.
+        if let Some(expires) = self.server.task_store.as_ref().and_then(|store| store.expire_due(now)) {
+            next = Some(next.map_or(expires, |n| n.min(expires)));
+        }
         let mine = (self.idle)(&mut self.state, cx);
         match (next, mine) {
             (Some(a), Some(b)) => Some(a.min(b)),

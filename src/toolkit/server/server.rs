@@ -313,10 +313,17 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             }
         }
         #[cfg(feature = "std")]
-        {
+        let expires = {
             self.work.tasks.now = now;
-        }
-        self.work.poll(state, &mut super::outlet::At(ep, now), now)
+            self.task_store.as_ref().and_then(|store| store.expire_due(now))
+        };
+        let due = self.work.poll(state, &mut super::outlet::At(ep, now), now);
+        #[cfg(feature = "std")]
+        let due = match (due, expires) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        due
     }
 
     /// Answers `request` if the handlers cover its method: each kind of handler declared

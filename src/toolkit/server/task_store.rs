@@ -215,6 +215,15 @@ impl TaskStore {
         }
     }
 
+    /// [`expire`](Self::expire), then when the next task expires: a deadline for the
+    /// loop, so that a task nobody asks about still ends at its TTL (and a job waiting in
+    /// `ask` for its answers is released) without another request coming.
+    pub(crate) fn expire_due(&self, now: Instant) -> Option<Instant> {
+        self.expire(now);
+        let inner = self.lock();
+        inner.tasks.iter().map(|t| t.expires(inner.ttl)).min()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.shared.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
