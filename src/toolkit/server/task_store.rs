@@ -209,7 +209,12 @@ impl TaskStore {
 
     /// Drops the tasks whose TTL ran out by `now` (each answer and creation does it too).
     pub fn expire(&self, now: Instant) {
-        let expired = self.lock().expire(now);
+        let (expired, cancels) = self.lock().expire(now);
+        // Called with the store unlocked: a cancellation wakes the job's executor, which
+        // may poll it at once, and the job may come back to the store.
+        for cancel in cancels {
+            cancel();
+        }
         if expired {
             self.shared.changed.notify_all();
         }
@@ -251,10 +256,8 @@ impl TaskStore {
             }
         };
         let id = decoded.task_id();
+        self.expire(now);
         let mut inner = self.lock();
-        if inner.expire(now) {
-            self.shared.changed.notify_all();
-        }
         inner.stamp(now);
         let (ttl, poll, epoch) = (inner.ttl, inner.poll_interval, inner.epoch_ms);
         let Some(entry) = inner.tasks.iter_mut().find(|t| id == t.id.as_str()) else {
@@ -308,15 +311,18 @@ impl TaskStore {
             }
             TaskRequest::Cancel(_) => {
                 // Idempotent: a task that ended already is acknowledged as it is.
+                let mut cancel = None;
                 if !entry.status.is_terminal() {
                     entry.status = TaskStatus::Cancelled;
                     entry.updated = Some(now);
                     entry.questions.clear();
-                    if let Some(cancel) = entry.cancel.take() {
-                        cancel();
-                    }
+                    cancel = entry.cancel.take();
                 }
                 drop(inner);
+                // Outside the lock (see `expire`).
+                if let Some(cancel) = cancel {
+                    cancel();
+                }
                 self.shared.changed.notify_all();
                 let _ = request.respond_empty();
             }
@@ -327,10 +333,8 @@ impl TaskStore {
     /// Makes a task in `working` for a request whose client declared `declared`: its id,
     /// and the `CreateTaskResult` to answer with (JSON text).
     pub(crate) fn create(&self, now: Instant, declared: CapabilitySet) -> Result<(String, Vec<u8>), StoreFull> {
+        self.expire(now);
         let mut inner = self.lock();
-        if inner.expire(now) {
-            self.shared.changed.notify_all();
-        }
         if inner.tasks.len() >= inner.capacity {
             // Full: a finished task (kept only for its TTL, so the client may still read
             // its outcome) gives way to a new one, the oldest first; only a store full of
@@ -363,10 +367,17 @@ impl TaskStore {
         Ok((id, handle))
     }
 
-    /// Sets how the job of task `id` is cancelled.
+    /// Sets how the job of task `id` is cancelled. The task may have ended between its
+    /// creation and this (a `tasks/cancel`, its TTL): then `cancel` is called at once
+    /// (with the store unlocked), since nothing would call it later.
     pub(crate) fn on_cancel(&self, id: &str, cancel: Box<dyn Fn() + Send>) {
-        if let Some(entry) = self.lock().tasks.iter_mut().find(|t| t.id == id) {
-            entry.cancel = Some(cancel);
+        let mut inner = self.lock();
+        match inner.tasks.iter_mut().find(|t| t.id == id) {
+            Some(entry) if !entry.status.is_terminal() => entry.cancel = Some(cancel),
+            _ => {
+                drop(inner);
+                cancel();
+            }
         }
     }
 
@@ -481,19 +492,21 @@ impl TaskStore {
 }
 
 impl Inner {
-    /// Drops the tasks whose TTL ran out, cancelling their jobs; whether it dropped any
-    /// (a job waiting for answers must then be woken: its task is gone).
+    /// Drops the tasks whose TTL ran out: whether it dropped any (a job waiting for
+    /// answers must then be woken: its task is gone), and how to cancel their jobs (for
+    /// the caller to call once the store is unlocked).
     #[must_use]
-    fn expire(&mut self, now: Instant) -> bool {
+    fn expire(&mut self, now: Instant) -> (bool, Vec<Box<dyn Fn() + Send>>) {
         let (ttl, before) = (self.ttl, self.tasks.len());
-        self.tasks.retain(|t| {
+        let mut cancels = Vec::new();
+        self.tasks.retain_mut(|t| {
             let live = t.expires(ttl) > now;
-            if !live && let Some(cancel) = &t.cancel {
-                cancel();
+            if !live && let Some(cancel) = t.cancel.take() {
+                cancels.push(cancel);
             }
             live
         });
-        self.tasks.len() != before
+        (self.tasks.len() != before, cancels)
     }
 
     /// Stamps what jobs changed since the loop last looked.
@@ -725,6 +738,53 @@ mod tests {
         assert!(store.create(t0, CapabilitySet::EMPTY).is_ok());
         assert_eq!(store.status(&c), None);
         assert_eq!(store.create(t0, CapabilitySet::EMPTY), Err(StoreFull));
+    }
+
+    /// A cancellation that comes back to the store (as an executor polling the woken job
+    /// at once does) finds it unlocked.
+    #[test]
+    fn jobs_are_cancelled_with_the_store_unlocked() {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        let store = TaskStore::new(2).ttl(Duration::from_secs(1));
+        let seen = Arc::new(AtomicU8::new(0));
+        let (id, _) = store.create(Instant::ZERO, CapabilitySet::EMPTY).unwrap();
+        let (again, flag) = (store.clone(), Arc::clone(&seen));
+        store.on_cancel(
+            &id,
+            Box::new(move || {
+                let unlocked = again.shared.inner.try_lock().is_ok();
+                flag.store(if unlocked { 1 } else { 2 }, Ordering::SeqCst);
+            }),
+        );
+        store.expire(Instant::ZERO + Duration::from_secs(1));
+        assert_eq!(seen.load(Ordering::SeqCst), 1, "called, with the store unlocked");
+    }
+
+    /// A task that ended before its job's cancellation was set (a `tasks/cancel` or its
+    /// TTL between `create` and `on_cancel`) has it called at once.
+    #[test]
+    fn a_cancellation_set_after_the_task_ended_is_called_at_once() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let store = TaskStore::new(2).ttl(Duration::from_secs(1));
+        let (gone, _) = store.create(Instant::ZERO, CapabilitySet::EMPTY).unwrap();
+        store.expire(Instant::ZERO + Duration::from_secs(1));
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&gone, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(called.load(Ordering::SeqCst), "the task expired first");
+
+        let (ended, _) = store.create(Instant::ZERO + Duration::from_secs(1), CapabilitySet::EMPTY).unwrap();
+        store.lock().tasks.iter_mut().find(|t| t.id == ended).unwrap().status = TaskStatus::Cancelled;
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&ended, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(called.load(Ordering::SeqCst), "the task was cancelled first");
+
+        let (live, _) = store.create(Instant::ZERO + Duration::from_secs(1), CapabilitySet::EMPTY).unwrap();
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&live, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(!called.load(Ordering::SeqCst), "a live task's job is cancelled later");
     }
 
     #[test]
