@@ -866,6 +866,31 @@ fn a_task_nobody_asks_about_expires_at_its_ttl_from_the_loops_poll() {
 }
 
 #[test]
+fn a_task_made_before_the_servers_first_poll_is_dated_when_its_request_came() {
+    let store = TaskStore::new(4).wall_clock_at_zero(0);
+    let mut duo = Duo::new(inline_server(store.clone()), TASKS_CAPS);
+    let mut app = inline_server(store.clone());
+    duo.now = Instant::ZERO + Duration::from_secs(5);
+    let params = RawJson::parse(br#"{"name":"quick","arguments":{"seconds":1}}"#).unwrap();
+    duo.client.send_request(duo.now, "tools/call", Some(&params), RequestOptions::default()).unwrap();
+    while let Output::Transmit(b) = duo.client.poll_output() {
+        duo.to_server.extend_from_slice(&b);
+    }
+    let n = duo.server.handle_input(duo.now, &duo.to_server);
+    duo.to_server.drain(..n);
+    // This server (`app`) never polled: the request's own time dates the task.
+    loop {
+        match duo.server.poll_output() {
+            Output::Event(e) => assert!(app.handle(&mut (), e).is_none()),
+            Output::Transmit(b) => duo.lines.extend_from_slice(&b),
+            Output::Idle { .. } => break,
+        }
+    }
+    let lines = String::from_utf8_lossy(&duo.lines).into_owned();
+    assert!(lines.contains(r#""createdAt":"1970-01-01T00:00:05.000Z""#), "{lines}");
+}
+
+#[test]
 fn a_refused_poll_is_due_again_an_interval_later() {
     // A client whose era is not settled cannot send: the poll waits an interval.
     let mut c = Side::lone(Config::new(Role::Client, raw(CLIENT_INFO)).era(Era::Modern));

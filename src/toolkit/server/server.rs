@@ -238,6 +238,12 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     pub fn handle<'e>(&mut self, state: &mut S, event: Event<'e>) -> Option<Event<'e>> {
         match event {
             Event::Request(mut request) => {
+                // What the request does is dated from when the endpoint received it
+                // (not the last poll, which may not have come yet).
+                #[cfg(feature = "std")]
+                {
+                    self.work.tasks.now = self.work.tasks.now.max(request.received_at());
+                }
                 if let Some(set_level) = self.set_level
                     && request.method == crate::mcp::Method::LoggingSetLevel
                 {
