@@ -258,7 +258,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                 }
                 #[cfg(feature = "std")]
                 if let Some(store) = &self.task_store
-                    && store.serve(&mut request, self.work.tasks.now)
+                    && store.serve(&mut request, self.work.tasks.now, &mut self.work)
                 {
                     return None;
                 }

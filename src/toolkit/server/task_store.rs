@@ -48,6 +48,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::input::Input;
 use super::output::ToolOutput;
 use super::tool::Call;
+use super::work::{Later, answer};
 use crate::mcp::{CapabilitySet, InputAnswers, InputKind, InputRequest, TASK_NOT_FOUND, TaskRequest, TaskStatus};
 use crate::session::IncomingRequest;
 use crate::time::Instant;
@@ -237,7 +238,8 @@ impl TaskStore {
     /// `tasks/cancel` (`false`: another method, or a handshake session's request). The endpoint has checked already that this server and
     /// the client declared the extension (-32601 and -32021 otherwise). An unknown or
     /// expired `taskId` is -32602.
-    pub fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant) -> bool {
+    /// Its answers go through `later` as the toolkit's others do (see `work::answer`).
+    pub(crate) fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant, later: &mut dyn Later) -> bool {
         // A handshake session's `tasks/*` (2025-11-25) are another protocol, with other
         // shapes: not this store's (and it never makes a task for such a session).
         if request.modern().is_none() {
@@ -251,7 +253,7 @@ impl TaskStore {
                     "tasks/update" => "Invalid params: tasks/update needs a taskId and an inputResponses object",
                     _ => "Invalid params: taskId must be a string",
                 };
-                let _ = request.respond_error(ErrorCode::INVALID_PARAMS, message);
+                error(request, later, ErrorCode::INVALID_PARAMS, message);
                 return true;
             }
         };
@@ -262,18 +264,29 @@ impl TaskStore {
         let (ttl, poll, epoch) = (inner.ttl, inner.poll_interval, inner.epoch_ms);
         let Some(entry) = inner.tasks.iter_mut().find(|t| id == t.id.as_str()) else {
             drop(inner);
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, TASK_NOT_FOUND);
+            error(request, later, ErrorCode::INVALID_PARAMS, TASK_NOT_FOUND);
             return true;
         };
         match decoded {
             TaskRequest::Get(_) => {
-                let _ = request.respond(&Detailed { entry, ttl, poll, epoch, handle: false });
+                let detailed = crate::wire::to_vec(&Detailed { entry, ttl, poll, epoch, handle: false });
+                drop(inner);
+                match detailed {
+                    Ok(json) => answer(request, later, &RawJson::from_validated(&json)),
+                    Err(_) => {
+                        error(request, later, ErrorCode::INTERNAL_ERROR, "Internal error: the task did not serialize")
+                    }
+                }
             }
             TaskRequest::Update(update) => {
                 let Some(responses) = Some(update.input_responses).filter(RawJson::is_object) else {
                     drop(inner);
-                    let _ = request
-                        .respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+                    error(
+                        request,
+                        later,
+                        ErrorCode::INVALID_PARAMS,
+                        "Invalid params: inputResponses must be an object",
+                    );
                     return true;
                 };
                 // Keys not outstanding (never issued, answered, or of an ended task) are
@@ -286,7 +299,9 @@ impl TaskStore {
                     .any(|q| InputAnswers::check(Some(responses), &[(q.key.as_str(), q.kind)]).is_err());
                 if wrong {
                     drop(inner);
-                    let _ = request.respond_error(
+                    error(
+                        request,
+                        later,
                         ErrorCode::INVALID_PARAMS,
                         "Invalid params: an inputResponses answer does not answer its request",
                     );
@@ -307,7 +322,7 @@ impl TaskStore {
                 }
                 drop(inner);
                 self.shared.changed.notify_all();
-                let _ = request.respond_empty();
+                answer(request, later, &crate::mcp::EmptyResult::EMPTY);
             }
             TaskRequest::Cancel(_) => {
                 // Idempotent: a task that ended already is acknowledged as it is.
@@ -324,7 +339,7 @@ impl TaskStore {
                     cancel();
                 }
                 self.shared.changed.notify_all();
-                let _ = request.respond_empty();
+                answer(request, later, &crate::mcp::EmptyResult::EMPTY);
             }
         }
         true
@@ -625,7 +640,7 @@ impl<J> Call<'_, '_, J> {
         let declared = modern.is_some_and(|m| m.tasks_extension);
         if !declared {
             if support == TaskSupport::Required {
-                return refuse_required(self.request);
+                return refuse_required(self.request, self.runtime);
             }
             return self.spawn_blocking(work);
         }
@@ -638,7 +653,7 @@ impl<J> Call<'_, '_, J> {
                 super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
             }
             Err(StoreFull) if support == TaskSupport::Optional => self.spawn_blocking(work),
-            Err(StoreFull) => refuse_full(self.request),
+            Err(StoreFull) => refuse_full(self.request, self.runtime),
         }
     }
 }
@@ -657,7 +672,7 @@ impl<J> Call<'_, '_, J> {
         let modern = self.request.modern();
         if !modern.is_some_and(|m| m.tasks_extension) {
             if support == TaskSupport::Required {
-                return refuse_required(self.request);
+                return refuse_required(self.request, self.runtime);
             }
             return self.spawn(work);
         }
@@ -670,24 +685,30 @@ impl<J> Call<'_, '_, J> {
                 super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
             }
             Err(StoreFull) if support == TaskSupport::Optional => self.spawn(work),
-            Err(StoreFull) => refuse_full(self.request),
+            Err(StoreFull) => refuse_full(self.request, self.runtime),
         }
     }
 }
 
 /// -32021: the tool runs only as a task, and the client did not declare the extension.
-fn refuse_required(request: &mut IncomingRequest<'_>) {
-    let _ = request.respond_error_with_data(
+fn refuse_required(request: &mut IncomingRequest<'_>, later: &mut dyn Later) {
+    super::work::answer_error(
+        request,
+        later,
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
         "Missing required client capability: this tool runs only as a task (io.modelcontextprotocol/tasks)",
-        &TASKS_REQUIRED,
+        Some(TASKS_REQUIRED),
     );
 }
 
 /// -32603: the store is full of live tasks and the tool cannot run otherwise.
-fn refuse_full(request: &mut IncomingRequest<'_>) {
-    let _ =
-        request.respond_error(ErrorCode::INTERNAL_ERROR, "Internal error: too many tasks in progress; try again later");
+fn refuse_full(request: &mut IncomingRequest<'_>, later: &mut dyn Later) {
+    error(request, later, ErrorCode::INTERNAL_ERROR, "Internal error: too many tasks in progress; try again later");
+}
+
+/// An error answer without data, the toolkit's way (see `work::answer_error`).
+fn error(request: &mut IncomingRequest<'_>, later: &mut dyn Later, code: ErrorCode, message: &str) {
+    super::work::answer_error(request, later, code, message, None);
 }
 
 /// Whether a tool result written as JSON text is a task handle (for tests and loops
