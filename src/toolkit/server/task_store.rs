@@ -57,9 +57,8 @@ use crate::wire::{ErrorCode, RawJson};
 
 pub use crate::mcp::TaskSupport;
 
-/// The `data` of -32021 when a tool can only run as a task.
-const TASKS_REQUIRED: RawJson<'static> =
-    RawJson::from_static(r#"{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#);
+// The `data` of -32021 when a tool can only run as a task: the session's own.
+use crate::session::TASKS_REQUIRED;
 
 /// The `capabilities.extensions` member that declares the extension.
 pub(crate) const EXTENSION_DECLARED: RawJson<'static> = RawJson::from_static(r#"{"io.modelcontextprotocol/tasks":{}}"#);
