@@ -48,6 +48,9 @@ fn start() -> Target {
             .blocking_task_tool("wait", "Sleeps", TaskSupport::Optional, |job: Job, Seconds { seconds }| {
                 job.sleep(Duration::from_secs(u64::from(seconds))).map(|()| "woke")
             })
+            .blocking_task_tool("long", "A long result", TaskSupport::Optional, |_: Job, Seconds { seconds }| {
+                "x".repeat(seconds as usize)
+            })
             .build();
         let config = server.config();
         let mut handler = server.handler(());
@@ -104,4 +107,30 @@ fn the_tasks_methods_are_routed_by_mcp_name() {
     let unknown = request(4, "tasks/get", r#""taskId":"nope""#);
     let r = send(&target, &unknown, &headers("tasks/get", Some("nope")));
     assert_eq!(code(&r), Some(-32602), "{}", r.text());
+}
+
+#[test]
+fn a_completed_tasks_result_longer_than_the_sessions_buffer_is_sent_whole() {
+    // 40 KB: more than a session's transmit buffer starts at (16 KiB), less than it may
+    // grow to; the answer waits for it to grow instead of becoming -32603.
+    let target = start();
+    let call = request(1, "tools/call", r#""name":"long","arguments":{"seconds":40000}"#);
+    let r = send(&target, &call, &headers("tools/call", Some("long")));
+    let v = r.json().unwrap();
+    let id = v["result"]["taskId"].as_str().unwrap().to_string();
+    let get = request(2, "tasks/get", &format!(r#""taskId":"{id}""#));
+    for _ in 0..2000 {
+        let r = send(&target, &get, &headers("tasks/get", Some(&id)));
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v = r.json().unwrap();
+        if v["result"]["status"] == "working" {
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        assert_eq!(v["result"]["status"], "completed", "{}", &r.text()[..r.text().len().min(300)]);
+        let text = v["result"]["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(text.len(), 40000);
+        return;
+    }
+    panic!("the task never completed");
 }

@@ -538,11 +538,30 @@ fn a_client_without_the_extension_gets_the_answer_or_minus_32021() {
 
 #[test]
 fn tasks_expire_after_their_ttl_and_a_full_store_refuses_as_documented() {
+    // While `park` is set the spawner drops what it is given: the task stays `working`.
+    let park = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let parked = std::sync::Arc::clone(&park);
     let store = TaskStore::new(1).ttl(Duration::from_secs(10));
-    let mut duo = Duo::new(inline_server(store.clone()), TASKS_CAPS);
+    let server = ServerBuilder::new("tasks", "1.0.0")
+        .spawner(move |run| {
+            if !parked.load(std::sync::atomic::Ordering::Relaxed) {
+                run();
+            }
+        })
+        .task_store(store.clone())
+        .blocking_task_tool("quick", "Answers at once", TaskSupport::Optional, |_: Job, Seconds { seconds }| {
+            format!("slept {seconds}")
+        })
+        .blocking_task_tool("must", "Only as a task", TaskSupport::Required, |_: Job, Seconds { seconds }| {
+            format!("must {seconds}")
+        })
+        .build();
+    let mut duo = Duo::new(server, TASKS_CAPS);
     let id = id_of(&task_of(&duo.call("quick", r#"{"seconds":1}"#)));
+    park.store(false, std::sync::atomic::Ordering::Relaxed);
 
-    // Full: an optional tool runs synchronously, a required one is refused (-32603).
+    // Full of unfinished tasks: an optional tool runs synchronously, a required one is
+    // refused (-32603).
     let sync = duo.call("quick", r#"{"seconds":3}"#);
     assert!(matches!(&sync, Ev::Response { result, .. } if result.contains("slept 3")), "{sync:?}");
     let refused = duo.call("must", r#"{"seconds":3}"#);
@@ -558,7 +577,14 @@ fn tasks_expire_after_their_ttl_and_a_full_store_refuses_as_documented() {
     let gone = duo.request("tasks/get", &format!(r#"{{"taskId":"{id}"}}"#));
     assert!(matches!(gone, Ev::Error { code: -32602, .. }), "{gone:?}");
     assert!(store.is_empty());
-    assert!(matches!(duo.call("must", r#"{"seconds":4}"#), Ev::TaskCreated { .. }));
+    let first = id_of(&task_of(&duo.call("must", r#"{"seconds":4}"#)));
+    assert_eq!(store.status(&first), Some(mcp_sansio::mcp::TaskStatus::Completed));
+
+    // Full of a finished task (kept for its TTL): it makes room, nothing is refused.
+    let second = id_of(&task_of(&duo.call("must", r#"{"seconds":5}"#)));
+    assert_eq!(store.status(&first), None);
+    assert_eq!(store.status(&second), Some(mcp_sansio::mcp::TaskStatus::Completed));
+    assert_eq!(store.len(), 1);
 }
 
 #[test]
@@ -803,6 +829,65 @@ fn a_job_waiting_for_answers_is_released_when_its_task_expires() {
         std::thread::sleep(Duration::from_millis(1));
     }
     panic!("the job still waits for the answers of a task that expired");
+}
+
+#[test]
+fn a_task_nobody_asks_about_expires_at_its_ttl_from_the_loops_poll() {
+    let store = TaskStore::new(4).ttl(Duration::from_secs(1));
+    let released = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&released);
+    let app = ServerBuilder::new("tasks", "1.0.0")
+        .task_store(store.clone())
+        .blocking_task_tool("ask", "Asks", TaskSupport::Optional, move |job: Job, _: Seconds| {
+            let answer = job.elicit(&serde_json::json!({"message": "?", "requestedSchema": {"type": "object"}}));
+            flag.store(answer.is_err(), std::sync::atomic::Ordering::SeqCst);
+            "over"
+        })
+        .build();
+    let mut duo = Duo::new(app, TASKS_CAPS);
+    let created = duo.now;
+    let id = id_of(&task_of(&duo.call("ask", r#"{"seconds":0}"#)));
+    wait_for(&store, &id, mcp_sansio::mcp::TaskStatus::InputRequired);
+    // The loop is told to come back when the task expires...
+    let due = duo.app.poll(&mut (), &mut duo.server, duo.now);
+    assert_eq!(due, Some(created + Duration::from_secs(1)));
+    // ...and its poll then ends the task, releasing the job, with no request coming.
+    duo.now = created + Duration::from_secs(1);
+    let due = duo.app.poll(&mut (), &mut duo.server, duo.now);
+    assert_eq!(due, None);
+    assert!(store.is_empty());
+    for _ in 0..2000 {
+        if released.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the job still waits for the answers of a task that expired");
+}
+
+#[test]
+fn a_task_made_before_the_servers_first_poll_is_dated_when_its_request_came() {
+    let store = TaskStore::new(4).wall_clock_at_zero(0);
+    let mut duo = Duo::new(inline_server(store.clone()), TASKS_CAPS);
+    let mut app = inline_server(store.clone());
+    duo.now = Instant::ZERO + Duration::from_secs(5);
+    let params = RawJson::parse(br#"{"name":"quick","arguments":{"seconds":1}}"#).unwrap();
+    duo.client.send_request(duo.now, "tools/call", Some(&params), RequestOptions::default()).unwrap();
+    while let Output::Transmit(b) = duo.client.poll_output() {
+        duo.to_server.extend_from_slice(&b);
+    }
+    let n = duo.server.handle_input(duo.now, &duo.to_server);
+    duo.to_server.drain(..n);
+    // This server (`app`) never polled: the request's own time dates the task.
+    loop {
+        match duo.server.poll_output() {
+            Output::Event(e) => assert!(app.handle(&mut (), e).is_none()),
+            Output::Transmit(b) => duo.lines.extend_from_slice(&b),
+            Output::Idle { .. } => break,
+        }
+    }
+    let lines = String::from_utf8_lossy(&duo.lines).into_owned();
+    assert!(lines.contains(r#""createdAt":"1970-01-01T00:00:05.000Z""#), "{lines}");
 }
 
 #[test]

@@ -68,9 +68,15 @@ pub(crate) trait Slots {
     /// carries the endpoint's [`Profile`], so that the function is named only where
     /// the era is built (and the handle does not grow).
     fn decorate(&self) -> Option<Decorate>;
+    /// The endpoint's time when the latest request handle was handed out.
+    fn now(&self) -> Instant;
 }
 
 impl<const M: usize, E: Profile> Slots for Inbound<M, E> {
+    fn now(&self) -> Instant {
+        self.now
+    }
+
     fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry> {
         self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
     }
@@ -118,12 +124,20 @@ struct Book {
 pub(crate) struct Inbound<const M: usize, E> {
     slots: [Option<InEntry>; M],
     book: Book,
+    /// The endpoint's time when the latest request handle was handed out (what
+    /// [`IncomingRequest::received_at`](super::IncomingRequest::received_at) says).
+    now: Instant,
     profile: PhantomData<fn() -> E>,
 }
 
 impl<const M: usize, E> Inbound<M, E> {
     pub fn new() -> Self {
-        Self { slots: core::array::from_fn(|_| None), book: Book::default(), profile: PhantomData }
+        Self { slots: core::array::from_fn(|_| None), book: Book::default(), now: Instant::ZERO, profile: PhantomData }
+    }
+
+    /// A request handle is handed out at `now`.
+    pub fn handed_out_at(&mut self, now: Instant) {
+        self.now = now;
     }
 
     /// The table, to read or change.

@@ -93,6 +93,8 @@ mod pending;
 mod profile;
 mod receive;
 mod receive_modern;
+#[cfg(feature = "std")]
+pub(crate) use receive_modern::TASKS_REQUIRED;
 mod replies;
 mod request_state;
 mod resize;

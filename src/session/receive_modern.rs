@@ -68,8 +68,9 @@ impl Serialize for VersionsData<'_> {
     }
 }
 
-/// `data` of -32021 for the tasks methods: the extension is what is missing.
-const TASKS_REQUIRED: RawJson<'static> =
+/// `data` of -32021 for the tasks methods: the extension is what is missing (also what
+/// the toolkit refuses a tool that runs only as a task with).
+pub(crate) const TASKS_REQUIRED: RawJson<'static> =
     RawJson::from_validated(br#"{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#);
 
 impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {

@@ -37,6 +37,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         let version = self.life.version();
         let origin = self.inb.origin(slot);
         let slot = slot.map_or(NO_SLOT, |s| s as u32);
+        // Kept in the table, not the handle (which stays small).
+        self.inb.handed_out_at(self.now);
         Responder { tx: self.tx.to(origin), table: &mut self.inb, config: &self.config, slot, serial, closed, version }
     }
 }
@@ -340,6 +342,12 @@ impl<'e> crate::session::IncomingRequest<'e> {
     pub fn modern(&self) -> Option<super::ModernRequest> {
         let (slot, serial) = (self.responder.slot(), self.responder.serial);
         self.responder.table.get(slot, serial)?.modern.as_ref().map(super::modern::ModernCtx::view)
+    }
+
+    /// The endpoint's time when it handed the request out (the latest instant passed in
+    /// then): what a handler that has no clock of its own dates what it does from.
+    pub fn received_at(&self) -> crate::time::Instant {
+        self.responder.table.now()
     }
 
     /// Whether the request asked for progress notifications.

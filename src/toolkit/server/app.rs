@@ -252,11 +252,6 @@ where
                     }
                     return;
                 }
-                if let Some(store) = &self.server.task_store
-                    && store.serve(&mut request, cx.now())
-                {
-                    return;
-                }
                 let wake = self.waker(cx);
                 let mut work = match self.work.remove(&session) {
                     Some(work) => work,
@@ -264,8 +259,13 @@ where
                 };
                 work.tasks().log_level = self.levels.get(&session).copied();
                 work.tasks().now = cx.now();
+                let now = cx.now();
                 let mut routed = Routed { work: &mut work, cx, session };
-                let served = serve(&self.server.items, &self.server.paging, &mut routed, &mut self.state, &mut request);
+                // The store's answers go the way the others do (behind what the session
+                // queued, into a buffer that grows).
+                let served =
+                    self.server.task_store.as_ref().is_some_and(|store| store.serve(&mut request, now, &mut routed))
+                        || serve(&self.server.items, &self.server.paging, &mut routed, &mut self.state, &mut request);
                 if !work.is_idle() {
                     self.work.insert(session, work);
                 }
@@ -349,6 +349,11 @@ where
             };
             !work.is_idle()
         });
+        // Tasks end at their TTL though nobody asks about them (releasing a job that
+        // waits for answers): the next expiry is a deadline too.
+        if let Some(expires) = self.server.task_store.as_ref().and_then(|store| store.expire_due(now)) {
+            next = Some(next.map_or(expires, |n| n.min(expires)));
+        }
         let mine = (self.idle)(&mut self.state, cx);
         match (next, mine) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -426,6 +431,10 @@ impl<J, const N: usize> Later for Routed<'_, '_, J, N> {
     fn later(&mut self, request: PendingRequest, result: Vec<u8>) {
         // The session's outbox keeps it, in order, until there is room.
         self.cx.act(self.session, Action::Respond { request, result });
+    }
+
+    fn fail(&mut self, request: PendingRequest, code: ErrorCode, message: &str, data: Option<Vec<u8>>) {
+        self.cx.act(self.session, Action::Fail { request, code, message: message.into(), data });
     }
 
     fn room(&self) -> Room {

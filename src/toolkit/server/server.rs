@@ -238,6 +238,12 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     pub fn handle<'e>(&mut self, state: &mut S, event: Event<'e>) -> Option<Event<'e>> {
         match event {
             Event::Request(mut request) => {
+                // What the request does is dated from when the endpoint received it
+                // (not the last poll, which may not have come yet).
+                #[cfg(feature = "std")]
+                {
+                    self.work.tasks.now = self.work.tasks.now.max(request.received_at());
+                }
                 if let Some(set_level) = self.set_level
                     && request.method == crate::mcp::Method::LoggingSetLevel
                 {
@@ -252,7 +258,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
                 }
                 #[cfg(feature = "std")]
                 if let Some(store) = &self.task_store
-                    && store.serve(&mut request, self.work.tasks.now)
+                    && store.serve(&mut request, self.work.tasks.now, &mut self.work)
                 {
                     return None;
                 }
@@ -313,10 +319,17 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             }
         }
         #[cfg(feature = "std")]
-        {
+        let expires = {
             self.work.tasks.now = now;
-        }
-        self.work.poll(state, &mut super::outlet::At(ep, now), now)
+            self.task_store.as_ref().and_then(|store| store.expire_due(now))
+        };
+        let due = self.work.poll(state, &mut super::outlet::At(ep, now), now);
+        #[cfg(feature = "std")]
+        let due = match (due, expires) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        due
     }
 
     /// Answers `request` if the handlers cover its method: each kind of handler declared

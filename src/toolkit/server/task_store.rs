@@ -26,7 +26,8 @@
 //!
 //! Bounded: the store holds at most `capacity` tasks. A task is dropped `ttlMs` after
 //! its creation (the spec's "may discard after the TTL"; its job, if still running, is
-//! cancelled). When the store is full of live tasks a new call is refused the way its
+//! cancelled). When the store is full, its oldest finished task (completed, failed or
+//! cancelled, kept for its TTL) makes room; when it is full of unfinished tasks a new call is refused the way its
 //! tool allows: an optional tool runs synchronously instead (the server decides
 //! whether to make a task), a required one is answered -32603 "too many tasks". Time is
 //! the loop's [`Instant`] (the store never reads a clock; the ISO 8601 timestamps are
@@ -47,6 +48,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::input::Input;
 use super::output::ToolOutput;
 use super::tool::Call;
+use super::work::{Later, answer};
 use crate::mcp::{CapabilitySet, InputAnswers, InputKind, InputRequest, TASK_NOT_FOUND, TaskRequest, TaskStatus};
 use crate::session::IncomingRequest;
 use crate::time::Instant;
@@ -55,9 +57,8 @@ use crate::wire::{ErrorCode, RawJson};
 
 pub use crate::mcp::TaskSupport;
 
-/// The `data` of -32021 when a tool can only run as a task.
-const TASKS_REQUIRED: RawJson<'static> =
-    RawJson::from_static(r#"{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#);
+// The `data` of -32021 when a tool can only run as a task: the session's own.
+use crate::session::TASKS_REQUIRED;
 
 /// The `capabilities.extensions` member that declares the extension.
 pub(crate) const EXTENSION_DECLARED: RawJson<'static> = RawJson::from_static(r#"{"io.modelcontextprotocol/tasks":{}}"#);
@@ -208,10 +209,24 @@ impl TaskStore {
 
     /// Drops the tasks whose TTL ran out by `now` (each answer and creation does it too).
     pub fn expire(&self, now: Instant) {
-        let expired = self.lock().expire(now);
+        let (expired, cancels) = self.lock().expire(now);
+        // Called with the store unlocked: a cancellation wakes the job's executor, which
+        // may poll it at once, and the job may come back to the store.
+        for cancel in cancels {
+            cancel();
+        }
         if expired {
             self.shared.changed.notify_all();
         }
+    }
+
+    /// [`expire`](Self::expire), then when the next task expires: a deadline for the
+    /// loop, so that a task nobody asks about still ends at its TTL (and a job waiting in
+    /// `ask` for its answers is released) without another request coming.
+    pub(crate) fn expire_due(&self, now: Instant) -> Option<Instant> {
+        self.expire(now);
+        let inner = self.lock();
+        inner.tasks.iter().map(|t| t.expires(inner.ttl)).min()
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -222,7 +237,8 @@ impl TaskStore {
     /// `tasks/cancel` (`false`: another method, or a handshake session's request). The endpoint has checked already that this server and
     /// the client declared the extension (-32601 and -32021 otherwise). An unknown or
     /// expired `taskId` is -32602.
-    pub fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant) -> bool {
+    /// Its answers go through `later` as the toolkit's others do (see `work::answer`).
+    pub(crate) fn serve(&self, request: &mut IncomingRequest<'_>, now: Instant, later: &mut dyn Later) -> bool {
         // A handshake session's `tasks/*` (2025-11-25) are another protocol, with other
         // shapes: not this store's (and it never makes a task for such a session).
         if request.modern().is_none() {
@@ -236,31 +252,40 @@ impl TaskStore {
                     "tasks/update" => "Invalid params: tasks/update needs a taskId and an inputResponses object",
                     _ => "Invalid params: taskId must be a string",
                 };
-                let _ = request.respond_error(ErrorCode::INVALID_PARAMS, message);
+                error(request, later, ErrorCode::INVALID_PARAMS, message);
                 return true;
             }
         };
         let id = decoded.task_id();
+        self.expire(now);
         let mut inner = self.lock();
-        if inner.expire(now) {
-            self.shared.changed.notify_all();
-        }
         inner.stamp(now);
         let (ttl, poll, epoch) = (inner.ttl, inner.poll_interval, inner.epoch_ms);
         let Some(entry) = inner.tasks.iter_mut().find(|t| id == t.id.as_str()) else {
             drop(inner);
-            let _ = request.respond_error(ErrorCode::INVALID_PARAMS, TASK_NOT_FOUND);
+            error(request, later, ErrorCode::INVALID_PARAMS, TASK_NOT_FOUND);
             return true;
         };
         match decoded {
             TaskRequest::Get(_) => {
-                let _ = request.respond(&Detailed { entry, ttl, poll, epoch, handle: false });
+                let detailed = crate::wire::to_vec(&Detailed { entry, ttl, poll, epoch, handle: false });
+                drop(inner);
+                match detailed {
+                    Ok(json) => answer(request, later, &RawJson::from_validated(&json)),
+                    Err(_) => {
+                        error(request, later, ErrorCode::INTERNAL_ERROR, "Internal error: the task did not serialize")
+                    }
+                }
             }
             TaskRequest::Update(update) => {
                 let Some(responses) = Some(update.input_responses).filter(RawJson::is_object) else {
                     drop(inner);
-                    let _ = request
-                        .respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+                    error(
+                        request,
+                        later,
+                        ErrorCode::INVALID_PARAMS,
+                        "Invalid params: inputResponses must be an object",
+                    );
                     return true;
                 };
                 // Keys not outstanding (never issued, answered, or of an ended task) are
@@ -273,7 +298,9 @@ impl TaskStore {
                     .any(|q| InputAnswers::check(Some(responses), &[(q.key.as_str(), q.kind)]).is_err());
                 if wrong {
                     drop(inner);
-                    let _ = request.respond_error(
+                    error(
+                        request,
+                        later,
                         ErrorCode::INVALID_PARAMS,
                         "Invalid params: an inputResponses answer does not answer its request",
                     );
@@ -294,21 +321,24 @@ impl TaskStore {
                 }
                 drop(inner);
                 self.shared.changed.notify_all();
-                let _ = request.respond_empty();
+                answer(request, later, &crate::mcp::EmptyResult::EMPTY);
             }
             TaskRequest::Cancel(_) => {
                 // Idempotent: a task that ended already is acknowledged as it is.
+                let mut cancel = None;
                 if !entry.status.is_terminal() {
                     entry.status = TaskStatus::Cancelled;
                     entry.updated = Some(now);
                     entry.questions.clear();
-                    if let Some(cancel) = entry.cancel.take() {
-                        cancel();
-                    }
+                    cancel = entry.cancel.take();
                 }
                 drop(inner);
+                // Outside the lock (see `expire`).
+                if let Some(cancel) = cancel {
+                    cancel();
+                }
                 self.shared.changed.notify_all();
-                let _ = request.respond_empty();
+                answer(request, later, &crate::mcp::EmptyResult::EMPTY);
             }
         }
         true
@@ -317,12 +347,14 @@ impl TaskStore {
     /// Makes a task in `working` for a request whose client declared `declared`: its id,
     /// and the `CreateTaskResult` to answer with (JSON text).
     pub(crate) fn create(&self, now: Instant, declared: CapabilitySet) -> Result<(String, Vec<u8>), StoreFull> {
+        self.expire(now);
         let mut inner = self.lock();
-        if inner.expire(now) {
-            self.shared.changed.notify_all();
-        }
         if inner.tasks.len() >= inner.capacity {
-            return Err(StoreFull);
+            // Full: a finished task (kept only for its TTL, so the client may still read
+            // its outcome) gives way to a new one, the oldest first; only a store full of
+            // unfinished tasks refuses.
+            let finished = inner.tasks.iter().position(|t| t.status.is_terminal()).ok_or(StoreFull)?;
+            let _ = inner.tasks.remove(finished);
         }
         inner.serial += 1;
         let id = {
@@ -349,10 +381,17 @@ impl TaskStore {
         Ok((id, handle))
     }
 
-    /// Sets how the job of task `id` is cancelled.
+    /// Sets how the job of task `id` is cancelled. The task may have ended between its
+    /// creation and this (a `tasks/cancel`, its TTL): then `cancel` is called at once
+    /// (with the store unlocked), since nothing would call it later.
     pub(crate) fn on_cancel(&self, id: &str, cancel: Box<dyn Fn() + Send>) {
-        if let Some(entry) = self.lock().tasks.iter_mut().find(|t| t.id == id) {
-            entry.cancel = Some(cancel);
+        let mut inner = self.lock();
+        match inner.tasks.iter_mut().find(|t| t.id == id) {
+            Some(entry) if !entry.status.is_terminal() => entry.cancel = Some(cancel),
+            _ => {
+                drop(inner);
+                cancel();
+            }
         }
     }
 
@@ -467,19 +506,21 @@ impl TaskStore {
 }
 
 impl Inner {
-    /// Drops the tasks whose TTL ran out, cancelling their jobs; whether it dropped any
-    /// (a job waiting for answers must then be woken: its task is gone).
+    /// Drops the tasks whose TTL ran out: whether it dropped any (a job waiting for
+    /// answers must then be woken: its task is gone), and how to cancel their jobs (for
+    /// the caller to call once the store is unlocked).
     #[must_use]
-    fn expire(&mut self, now: Instant) -> bool {
+    fn expire(&mut self, now: Instant) -> (bool, Vec<Box<dyn Fn() + Send>>) {
         let (ttl, before) = (self.ttl, self.tasks.len());
-        self.tasks.retain(|t| {
+        let mut cancels = Vec::new();
+        self.tasks.retain_mut(|t| {
             let live = t.expires(ttl) > now;
-            if !live && let Some(cancel) = &t.cancel {
-                cancel();
+            if !live && let Some(cancel) = t.cancel.take() {
+                cancels.push(cancel);
             }
             live
         });
-        self.tasks.len() != before
+        (self.tasks.len() != before, cancels)
     }
 
     /// Stamps what jobs changed since the loop last looked.
@@ -598,7 +639,7 @@ impl<J> Call<'_, '_, J> {
         let declared = modern.is_some_and(|m| m.tasks_extension);
         if !declared {
             if support == TaskSupport::Required {
-                return refuse_required(self.request);
+                return refuse_required(self.request, self.runtime);
             }
             return self.spawn_blocking(work);
         }
@@ -611,7 +652,7 @@ impl<J> Call<'_, '_, J> {
                 super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
             }
             Err(StoreFull) if support == TaskSupport::Optional => self.spawn_blocking(work),
-            Err(StoreFull) => refuse_full(self.request),
+            Err(StoreFull) => refuse_full(self.request, self.runtime),
         }
     }
 }
@@ -630,7 +671,7 @@ impl<J> Call<'_, '_, J> {
         let modern = self.request.modern();
         if !modern.is_some_and(|m| m.tasks_extension) {
             if support == TaskSupport::Required {
-                return refuse_required(self.request);
+                return refuse_required(self.request, self.runtime);
             }
             return self.spawn(work);
         }
@@ -643,24 +684,30 @@ impl<J> Call<'_, '_, J> {
                 super::work::answer(self.request, self.runtime, &RawJson::from_validated(&handle));
             }
             Err(StoreFull) if support == TaskSupport::Optional => self.spawn(work),
-            Err(StoreFull) => refuse_full(self.request),
+            Err(StoreFull) => refuse_full(self.request, self.runtime),
         }
     }
 }
 
 /// -32021: the tool runs only as a task, and the client did not declare the extension.
-fn refuse_required(request: &mut IncomingRequest<'_>) {
-    let _ = request.respond_error_with_data(
+fn refuse_required(request: &mut IncomingRequest<'_>, later: &mut dyn Later) {
+    super::work::answer_error(
+        request,
+        later,
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
         "Missing required client capability: this tool runs only as a task (io.modelcontextprotocol/tasks)",
-        &TASKS_REQUIRED,
+        Some(TASKS_REQUIRED),
     );
 }
 
 /// -32603: the store is full of live tasks and the tool cannot run otherwise.
-fn refuse_full(request: &mut IncomingRequest<'_>) {
-    let _ =
-        request.respond_error(ErrorCode::INTERNAL_ERROR, "Internal error: too many tasks in progress; try again later");
+fn refuse_full(request: &mut IncomingRequest<'_>, later: &mut dyn Later) {
+    error(request, later, ErrorCode::INTERNAL_ERROR, "Internal error: too many tasks in progress; try again later");
+}
+
+/// An error answer without data, the toolkit's way (see `work::answer_error`).
+fn error(request: &mut IncomingRequest<'_>, later: &mut dyn Later, code: ErrorCode, message: &str) {
+    super::work::answer_error(request, later, code, message, None);
 }
 
 /// Whether a tool result written as JSON text is a task handle (for tests and loops
@@ -689,6 +736,75 @@ mod tests {
         assert_eq!(store.create(t0 + Duration::from_secs(9), CapabilitySet::EMPTY), Err(StoreFull));
         assert!(store.create(t0 + Duration::from_secs(10), CapabilitySet::EMPTY).is_ok());
         assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn a_full_store_evicts_its_oldest_finished_task() {
+        let store = TaskStore::new(3);
+        let t0 = Instant::ZERO;
+        let (a, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        let (b, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        let (c, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        // All unfinished: refused.
+        assert_eq!(store.create(t0, CapabilitySet::EMPTY), Err(StoreFull));
+        store.finish(&c, Some(b"{}".to_vec()));
+        store.finish(&b, None);
+        let (d, _) = store.create(t0, CapabilitySet::EMPTY).unwrap();
+        // The oldest finished one (b) went; the unfinished and the newer finished stay.
+        assert_eq!(store.status(&b), None);
+        assert_eq!(store.status(&a), Some(TaskStatus::Working));
+        assert_eq!(store.status(&c), Some(TaskStatus::Completed));
+        assert_eq!(store.status(&d), Some(TaskStatus::Working));
+        assert!(store.create(t0, CapabilitySet::EMPTY).is_ok());
+        assert_eq!(store.status(&c), None);
+        assert_eq!(store.create(t0, CapabilitySet::EMPTY), Err(StoreFull));
+    }
+
+    /// A cancellation that comes back to the store (as an executor polling the woken job
+    /// at once does) finds it unlocked.
+    #[test]
+    fn jobs_are_cancelled_with_the_store_unlocked() {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        let store = TaskStore::new(2).ttl(Duration::from_secs(1));
+        let seen = Arc::new(AtomicU8::new(0));
+        let (id, _) = store.create(Instant::ZERO, CapabilitySet::EMPTY).unwrap();
+        let (again, flag) = (store.clone(), Arc::clone(&seen));
+        store.on_cancel(
+            &id,
+            Box::new(move || {
+                let unlocked = again.shared.inner.try_lock().is_ok();
+                flag.store(if unlocked { 1 } else { 2 }, Ordering::SeqCst);
+            }),
+        );
+        store.expire(Instant::ZERO + Duration::from_secs(1));
+        assert_eq!(seen.load(Ordering::SeqCst), 1, "called, with the store unlocked");
+    }
+
+    /// A task that ended before its job's cancellation was set (a `tasks/cancel` or its
+    /// TTL between `create` and `on_cancel`) has it called at once.
+    #[test]
+    fn a_cancellation_set_after_the_task_ended_is_called_at_once() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let store = TaskStore::new(2).ttl(Duration::from_secs(1));
+        let (gone, _) = store.create(Instant::ZERO, CapabilitySet::EMPTY).unwrap();
+        store.expire(Instant::ZERO + Duration::from_secs(1));
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&gone, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(called.load(Ordering::SeqCst), "the task expired first");
+
+        let (ended, _) = store.create(Instant::ZERO + Duration::from_secs(1), CapabilitySet::EMPTY).unwrap();
+        store.lock().tasks.iter_mut().find(|t| t.id == ended).unwrap().status = TaskStatus::Cancelled;
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&ended, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(called.load(Ordering::SeqCst), "the task was cancelled first");
+
+        let (live, _) = store.create(Instant::ZERO + Duration::from_secs(1), CapabilitySet::EMPTY).unwrap();
+        let called = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&called);
+        store.on_cancel(&live, Box::new(move || flag.store(true, Ordering::SeqCst)));
+        assert!(!called.load(Ordering::SeqCst), "a live task's job is cancelled later");
     }
 
     #[test]

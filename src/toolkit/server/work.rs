@@ -18,6 +18,13 @@ pub(crate) trait Later {
     /// send once there is room.
     #[cfg(feature = "alloc")]
     fn later(&mut self, request: PendingRequest, result: alloc::vec::Vec<u8>);
+    /// Keeps an error answer that did not fit the transmit buffer, to send once there is
+    /// room (`data` as JSON text). Without a queue for errors (a bare endpoint, where
+    /// [`room`](Self::room) is in place), it is refused with -32603 as a result would be.
+    #[cfg(feature = "std")]
+    fn fail(&mut self, request: PendingRequest, code: ErrorCode, message: &str, data: Option<alloc::vec::Vec<u8>>) {
+        let _ = (request, code, message, data);
+    }
     /// How an answer may go out now: in place on a bare endpoint; through an adapter,
     /// behind what its session already queued, or into a transmit buffer it can grow.
     fn room(&self) -> Room {
@@ -68,6 +75,38 @@ pub(crate) fn answer<R: Serialize + ?Sized>(request: &mut IncomingRequest<'_>, l
         let _ = request.respond_error(
             ErrorCode::INTERNAL_ERROR,
             "Internal error: the result does not fit the transmit buffer's free room",
+        );
+    }
+}
+
+/// Answers `request` with an error the way [`answer`] answers with a result: behind
+/// what the session queued, into a transmit buffer that grows, or in place, and one that
+/// does not fit now waits (with `alloc`, where the runtime queues errors) or is replaced
+/// by -32603.
+#[cfg(feature = "std")]
+pub(crate) fn answer_error(
+    request: &mut IncomingRequest<'_>,
+    later: &mut dyn Later,
+    code: ErrorCode,
+    message: &str,
+    data: Option<crate::wire::RawJson<'_>>,
+) {
+    let sent = match (later.room(), data) {
+        (Room::Behind, _) => Err(SendError::TxFull { needed: 0, available: 0 }),
+        (Room::Grows, data) => request.try_respond_error(code, message, data.as_ref()).map(drop),
+        (Room::InPlace, Some(data)) => request.respond_error_with_data(code, message, &data).map(drop),
+        (Room::InPlace, None) => request.respond_error(code, message).map(drop),
+    };
+    if let Err(SendError::TxFull { .. }) = sent {
+        {
+            later.fail(request.pending(), code, message, data.map(|d| d.as_bytes().to_vec()));
+            if later.room() != Room::InPlace {
+                return;
+            }
+        }
+        let _ = request.respond_error(
+            ErrorCode::INTERNAL_ERROR,
+            "Internal error: the error does not fit the transmit buffer's free room",
         );
     }
 }
