@@ -604,13 +604,9 @@ impl Tasks {
     }
 }
 
-/// Runs `work` as the job of MCP task `id` of `store` (on `spawner`, a thread of its own
-/// by default): its questions and outcome go to the store, `tasks/cancel` cancels it.
-pub(crate) fn spawn_task_blocking<R, F>(spawner: Option<Spawner>, store: TaskStore, id: String, work: F)
-where
-    R: ToolOutput,
-    F: FnOnce(Job) -> R + Send + 'static,
-{
+/// The record and the [`Job`] of MCP task `id` of `store`, which `tasks/cancel` (or the
+/// task's expiry) cancels: what both ways of running a task's work start from.
+fn task_job(store: &TaskStore, id: String) -> (Arc<Shared>, Job) {
     let shared = Arc::new(Shared {
         cancelled: AtomicBool::new(false),
         state: Mutex::new(State::default()),
@@ -622,6 +618,17 @@ where
     let for_cancel = Arc::clone(&shared);
     store.on_cancel(&id, Box::new(move || for_cancel.cancel()));
     let job = Job { shared: Arc::clone(&shared), progress: false, log_level: None };
+    (shared, job)
+}
+
+/// Runs `work` as the job of MCP task `id` of `store` (on `spawner`, a thread of its own
+/// by default): its questions and outcome go to the store, `tasks/cancel` cancels it.
+pub(crate) fn spawn_task_blocking<R, F>(spawner: Option<Spawner>, store: TaskStore, id: String, work: F)
+where
+    R: ToolOutput,
+    F: FnOnce(Job) -> R + Send + 'static,
+{
+    let (shared, job) = task_job(&store, id);
     let on_failure = Arc::clone(&shared);
     let run = Box::new(move || {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job)));
@@ -647,17 +654,7 @@ where
     Fut: Future<Output = R> + Send + 'static,
     F: FnOnce(Job) -> Fut,
 {
-    let shared = Arc::new(Shared {
-        cancelled: AtomicBool::new(false),
-        state: Mutex::new(State::default()),
-        cancel: Condvar::new(),
-        wake: None,
-        round: None,
-        task: Some((store.clone(), id.clone())),
-    });
-    let for_cancel = Arc::clone(&shared);
-    store.on_cancel(&id, Box::new(move || for_cancel.cancel()));
-    let job = Job { shared: Arc::clone(&shared), progress: false, log_level: None };
+    let (shared, job) = task_job(&store, id);
     let on_failure = Arc::clone(&shared);
     let guarded: Pin<Box<dyn Future<Output = ()> + Send>> =
         Box::pin(Guarded { work: Some(Box::pin(work(job))), shared });
