@@ -117,7 +117,9 @@ pub fn start(now: Instant) -> &'static mut Server {
     }
 }
 
-/// Moves received bytes from the UART's ring straight into the receive buffer.
+/// Moves received bytes from the UART's ring straight into the receive buffer. (Not
+/// inlined, like `drain`: the loop's frame then holds neither's locals.)
+#[inline(never)]
 pub fn feed(ep: &mut Server, now: Instant) {
     uart::poll();
     let n = uart::RX.pop_into(ep.input_buffer());
@@ -129,7 +131,9 @@ pub fn feed(ep: &mut Server, now: Instant) {
 }
 
 /// Drains the endpoint: writes its bytes to the UART, hands events to `app`. Returns
-/// the endpoint's next deadline.
+/// the endpoint's next deadline. (Not inlined: its frame, which holds the event, is
+/// popped while `feed` reads input.)
+#[inline(never)]
 pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
     loop {
         match ep.poll_output() {
