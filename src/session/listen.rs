@@ -182,13 +182,16 @@ impl Responder<'_> {
     ) -> Result<Responded, SendError> {
         let own = self.config.own_flags();
         let own_tasks = self.config.capabilities.declares_tasks();
+        let ctx = self.table.modern(self.slot(), self.serial());
         let (entry, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
-        let Some(ctx) = entry.modern.as_mut() else { return Err(SendError::NotSubscribed) };
+        let Some(ctx) = ctx else { return Err(SendError::NotSubscribed) };
         let client_tasks = ctx.tasks;
-        let Some(listen) = ctx.listen.as_mut().filter(|l| !l.acked) else { return Err(SendError::NotSubscribed) };
+        if !ctx.listen.is_some_and(|l| !l.acked) {
+            return Err(SendError::NotSubscribed);
+        }
         let granted = grantable(granted, task_ids, own, own_tasks && client_tasks);
         let fields = MetaFields { subscription_id: Some(entry.id.as_ref()), ..MetaFields::default() };
         let params = AckParams { notifications: granted, meta: Meta::from(&fields) };
@@ -207,7 +210,9 @@ impl Responder<'_> {
             state.granted |= Kinds::TASKS;
             ids.iter().flatten().for_each(|t| state.grant(Name::Task, t));
         }
-        *listen = state;
+        if let Some(ctx) = self.table.modern_mut(self.slot(), self.serial()) {
+            ctx.listen = Some(state);
+        }
         Ok(Responded::Sent)
     }
 
@@ -216,13 +221,14 @@ impl Responder<'_> {
     /// notification of a stateless request as it is. A handshake-era request's goes out
     /// as it is too. Nothing goes out for a request that is over.
     pub fn notify<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<Responded, SendError> {
+        let modern = self.table.modern(self.slot(), self.serial());
         let (entry, tx) = match self.live() {
             Ok(parts) => parts,
             Err(Ok(suppressed)) => return Ok(suppressed),
             Err(Err(SendError::AlreadyAnswered | SendError::UnknownRequest)) => return Ok(Responded::Suppressed),
             Err(Err(e)) => return Err(e),
         };
-        let Some(ctx) = entry.modern else {
+        let Some(ctx) = modern else {
             tx.notification(method, params)?;
             return Ok(Responded::Sent);
         };
@@ -254,7 +260,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     pub fn end_listens(&mut self) {
         let mut streams = [None; IN];
         for (n, (slot, entry)) in self.inb.live_entries().enumerate().take(IN) {
-            if let Some(listen) = entry.modern.and_then(|m| m.listen) {
+            if let Some(listen) = self.inb.modern_at(slot).and_then(|m| m.listen) {
                 streams[n] = Some((slot, entry.serial, listen.acked));
             }
         }
@@ -268,8 +274,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     pub fn broadcast<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<(), SendError> {
         let (kind, name) = kind_of(method).ok_or(SendError::MethodNotAllowed)?;
         let before = self.tx.queued();
-        for (_, entry) in self.inb.live_entries() {
-            let Some(listen) = entry.modern.and_then(|m| m.listen) else { continue };
+        for (slot, entry) in self.inb.live_entries() {
+            let Some(listen) = self.inb.modern_at(slot).and_then(|m| m.listen) else { continue };
             if !listen.acked || listen.granted & kind == 0 {
                 continue;
             }

@@ -583,7 +583,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         }
         self.life.accepted(version, peer_caps);
         self.refresh_timers();
-        self.queued.ready = true;
+        self.ready = true;
         Some(Event::Negotiated { version, peer: result }.into())
     }
 }

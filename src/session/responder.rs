@@ -163,9 +163,10 @@ impl<'e> Responder<'e> {
         // Only a table of an endpoint built for the stateless era names the function
         // that completes its results: others do not link it (see `profile.rs`).
         let (config, decorate) = (self.config, self.table.decorate());
+        let modern = self.table.modern(self.slot(), self.serial);
         self.answer(answered, replace, |tx, entry| {
             let id = entry.id.as_ref();
-            match (entry.modern.as_ref(), decorate) {
+            match (modern.as_ref(), decorate) {
                 (Some(ctx), Some(decorate)) => decorate(tx, id, entry.method, ctx, config, &mut object_writer(result)),
                 _ => Ok(tx.result(id, result)?),
             }
@@ -341,7 +342,7 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// `None` for a request of a handshake session.
     pub fn modern(&self) -> Option<super::ModernRequest> {
         let (slot, serial) = (self.responder.slot(), self.responder.serial);
-        self.responder.table.get(slot, serial)?.modern.as_ref().map(super::modern::ModernCtx::view)
+        self.responder.table.modern(slot, serial).as_ref().map(super::modern::ModernCtx::view)
     }
 
     /// The endpoint's time when it handed the request out (the latest instant passed in
