@@ -189,7 +189,7 @@ impl Responder<'_> {
         };
         let Some(ctx) = ctx else { return Err(SendError::NotSubscribed) };
         let client_tasks = ctx.tasks;
-        if !ctx.listen.is_some_and(|l| !l.acked) {
+        if ctx.listen.is_none_or(|l| l.acked) {
             return Err(SendError::NotSubscribed);
         }
         let granted = grantable(granted, task_ids, own, own_tasks && client_tasks);
