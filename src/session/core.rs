@@ -148,7 +148,8 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
 
     /// Events that do not borrow the receive buffer.
     pub fn queued_event(&mut self) -> Option<Event<'static>> {
-        if self.ready {
+        // Only a client's handshake queues `Ready`.
+        if E::CLIENT && self.ready {
             self.ready = false;
             if let Some(version) = self.life.version() {
                 return Some(Event::Ready { version });
