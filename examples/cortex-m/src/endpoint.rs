@@ -92,16 +92,20 @@ macro_rules! logging_cap {
 /// methods of anything not declared).
 const CAPABILITIES: &str = concat!(r#"{"tools":{}"#, resources_cap!(), prompts_cap!(), logging_cap!(), "}");
 
+/// The server info and capabilities, checked as JSON when the firmware is built.
+static SERVER_INFO_JSON: RawJson<'static> = RawJson::from_static(SERVER_INFO);
+static CAPABILITIES_JSON: RawJson<'static> = RawJson::from_static(CAPABILITIES);
+
 /// The endpoint, in a static, over buffers in statics. (Building it is not `const`: it
-/// validates the JSON above at run time, so this runs at boot.) `Endpoint::new_in`
+/// reads its own capabilities and checks its buffers against the configuration, so
+/// this runs at boot.) `Endpoint::new_in`
 /// builds it in its static's `Option`: `Endpoint::new` returned it and the copies of
 /// it on the way to the static (three of 1,264 bytes) made the boot the stack's
 /// high-water mark. Not inlined, so that the loop's frame does not keep its room.
 #[inline(never)]
 pub fn start(now: Instant) -> &'static mut Server {
-    let json = |text: &'static str| RawJson::parse(text.as_bytes()).unwrap_or(RawJson::EMPTY_OBJECT);
-    let config = Config::new(Role::Server, json(SERVER_INFO))
-        .capabilities(json(CAPABILITIES))
+    let config = Config::new(Role::Server, SERVER_INFO_JSON)
+        .capabilities(CAPABILITIES_JSON)
         .instructions("A simulated Cortex-M4F device: an LED and two sensors.");
     let (Some(rx), Some(tx)) =
         (cortex_m::singleton!(: [u8; RX_LEN] = [0; RX_LEN]), cortex_m::singleton!(: [u8; TX_LEN] = [0; TX_LEN]))
