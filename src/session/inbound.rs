@@ -55,14 +55,13 @@ impl InEntry {
 pub(crate) trait Slots {
     /// The live request in `slot`, if it is the one with `serial`, to read.
     fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry>;
-    /// The same, to change.
-    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry>;
-    /// What the live stateless request in `slot` said in its `_meta`, if it is the one
-    /// with `serial` (`None` for a handshake request, and always in an endpoint not
-    /// built for the stateless era).
+    /// The same, to change, with its stateless context (what a stateless request said
+    /// in its `_meta`: `None` for a handshake request, and always in an endpoint not
+    /// built for the stateless era). One call for both: answering is on the hot path.
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<(&mut InEntry, Option<&mut ModernCtx>)>;
+    /// The stateless context of the live request in `slot`, if it is the one with
+    /// `serial` (see [`live`](Self::live)).
     fn modern(&self, slot: Option<usize>, serial: u64) -> Option<ModernCtx>;
-    /// The same, to change (a listen stream's state).
-    fn modern_mut(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut ModernCtx>;
     /// What became of `serial`, which is in no live slot.
     fn fate(&self, serial: u64) -> Fate;
     /// Frees `slot` (see [`Table::end`]).
@@ -85,18 +84,15 @@ impl<const M: usize, E: Profile> Slots for Inbound<M, E> {
         self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
     }
 
-    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
-        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<(&mut InEntry, Option<&mut ModernCtx>)> {
+        let slot = slot?;
+        let entry = self.slots.get_mut(slot)?.as_mut().filter(|e| e.is_live() && e.serial == serial)?;
+        Some((entry, self.modern.as_mut().get_mut(slot).and_then(Option::as_mut)))
     }
 
     fn modern(&self, slot: Option<usize>, serial: u64) -> Option<ModernCtx> {
         self.get(slot, serial)?;
         *self.modern.as_ref().get(slot?)?
-    }
-
-    fn modern_mut(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut ModernCtx> {
-        self.get(slot, serial)?;
-        self.modern.as_mut().get_mut(slot?)?.as_mut()
     }
 
     fn fate(&self, serial: u64) -> Fate {

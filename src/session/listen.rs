@@ -182,16 +182,13 @@ impl Responder<'_> {
     ) -> Result<Responded, SendError> {
         let own = self.config.own_flags();
         let own_tasks = self.config.capabilities.declares_tasks();
-        let ctx = self.table.modern(self.slot(), self.serial());
-        let (entry, tx) = match self.live() {
+        let (entry, ctx, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
         let Some(ctx) = ctx else { return Err(SendError::NotSubscribed) };
         let client_tasks = ctx.tasks;
-        if ctx.listen.is_none_or(|l| l.acked) {
-            return Err(SendError::NotSubscribed);
-        }
+        let Some(listen) = ctx.listen.as_mut().filter(|l| !l.acked) else { return Err(SendError::NotSubscribed) };
         let granted = grantable(granted, task_ids, own, own_tasks && client_tasks);
         let fields = MetaFields { subscription_id: Some(entry.id.as_ref()), ..MetaFields::default() };
         let params = AckParams { notifications: granted, meta: Meta::from(&fields) };
@@ -210,9 +207,7 @@ impl Responder<'_> {
             state.granted |= Kinds::TASKS;
             ids.iter().flatten().for_each(|t| state.grant(Name::Task, t));
         }
-        if let Some(ctx) = self.table.modern_mut(self.slot(), self.serial()) {
-            ctx.listen = Some(state);
-        }
+        *listen = state;
         Ok(Responded::Sent)
     }
 
@@ -221,14 +216,13 @@ impl Responder<'_> {
     /// notification of a stateless request as it is. A handshake-era request's goes out
     /// as it is too. Nothing goes out for a request that is over.
     pub fn notify<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<Responded, SendError> {
-        let modern = self.table.modern(self.slot(), self.serial());
-        let (entry, tx) = match self.live() {
+        let (entry, modern, tx) = match self.live() {
             Ok(parts) => parts,
             Err(Ok(suppressed)) => return Ok(suppressed),
             Err(Err(SendError::AlreadyAnswered | SendError::UnknownRequest)) => return Ok(Responded::Suppressed),
             Err(Err(e)) => return Err(e),
         };
-        let Some(ctx) = modern else {
+        let Some(ctx) = modern.copied() else {
             tx.notification(method, params)?;
             return Ok(Responded::Sent);
         };
