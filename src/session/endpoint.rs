@@ -83,10 +83,11 @@ pub enum State {
 ///
 /// | | thumbv7em (32-bit) | x86_64 |
 /// |---|---|---|
-/// | the endpoint without slots (`OUT = IN = 0`) | 816 B | 1144 B |
-/// | each `OUT` slot (a request of ours in flight) | 112 B | 120 B |
-/// | each `IN` slot (a request of the peer's being worked on) | 224 B | 248 B |
-/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2160 B / 3504 B | 2616 B / 4088 B |
+/// | the endpoint without slots (`OUT = IN = 0`) | 856 B | 1192 B |
+/// | each `OUT` slot (a request of ours in flight) | 120 B | 128 B |
+/// | each `IN` slot (a request of the peer's being worked on) | 248 B | 272 B |
+/// | the same, in an endpoint not built for the stateless era ([`Handshake`](super::Handshake), [`HandshakeServer`](super::HandshakeServer): no room for a stateless request's `_meta`) | 224 B | 248 B |
+/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2328 B / 3800 B | 2792 B / 4392 B |
 ///
 /// The buffers:
 /// * receive: at least [`MIN_RX_BUFFER`] (256) bytes; the longest message it reads is
