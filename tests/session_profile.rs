@@ -221,3 +221,17 @@ fn the_handshake_rules_are_the_same_in_every_profile() {
     assert!(text.contains("StatelessOnHandshakeSession"), "{text}");
     assert_eq!(seen.last().unwrap(), "Ready Some(V2025_03_26)");
 }
+
+/// What one inbound slot costs in an endpoint of profile `E`.
+fn slot_size<E: Profile>() -> usize {
+    size_of::<Endpoint<'static, 0, 1, &'static mut [u8], E>>()
+        - size_of::<Endpoint<'static, 0, 0, &'static mut [u8], E>>()
+}
+
+#[test]
+fn a_handshake_endpoint_keeps_no_stateless_context_in_its_slots() {
+    // A stateless request's `_meta` context is kept beside each inbound slot only where
+    // the era is built: the handshake profiles' slots are smaller by it.
+    assert!(slot_size::<Handshake>() < slot_size::<Full>(), "{} vs {}", slot_size::<Handshake>(), slot_size::<Full>());
+    assert!(slot_size::<HandshakeServer>() < slot_size::<Full>());
+}
