@@ -555,16 +555,20 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
         if config.reply_reserve < floor {
             return Err(ConfigError::ReserveTooSmall { needed: floor });
         }
-        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
-        let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
-        let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
-        let empty = self.measure(|tx| {
-            tx.result_with(id, |out| {
-                out.put(b"{}");
-                Ok(())
-            })
-        })?;
-        self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        // What a stateless result's `serverInfo` and a stateless request's `_meta` add
+        // (only that era writes them; both are written, and so checked, by the
+        // handshake's `initialize` too).
+        if E::STATELESS {
+            let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
+            let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
+            let empty = self.measure(|tx| {
+                tx.result_with(id, |out| {
+                    out.put(b"{}");
+                    Ok(())
+                })
+            })?;
+            self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        }
         if self.role() == Role::Server {
             // A server's initialize result must fit too, until it is sent, and its
             // discover result whenever one is asked for.
