@@ -221,3 +221,42 @@ fn the_handshake_rules_are_the_same_in_every_profile() {
     assert!(text.contains("StatelessOnHandshakeSession"), "{text}");
     assert_eq!(seen.last().unwrap(), "Ready Some(V2025_03_26)");
 }
+
+/// What one inbound slot costs in an endpoint of profile `E`.
+fn slot_size<E: Profile>() -> usize {
+    size_of::<Endpoint<'static, 0, 1, &'static mut [u8], E>>()
+        - size_of::<Endpoint<'static, 0, 0, &'static mut [u8], E>>()
+}
+
+#[test]
+fn a_handshake_endpoint_keeps_no_stateless_context_in_its_slots() {
+    // A stateless request's `_meta` context is kept beside each inbound slot only where
+    // the era is built: the handshake profiles' slots are smaller by it.
+    assert!(slot_size::<Handshake>() < slot_size::<Full>(), "{} vs {}", slot_size::<Handshake>(), slot_size::<Full>());
+    assert!(slot_size::<HandshakeServer>() < slot_size::<Full>());
+}
+
+/// What building an endpoint of profile `E` over a transmit buffer of `tx_len` bytes
+/// says: its error, or the state it starts in.
+fn built<E: Profile>(config: Config<'static>, tx_len: usize) -> Result<State, ConfigError> {
+    let (mut rx, mut tx) = (vec![0u8; 512], vec![0u8; tx_len]);
+    Endpoint::<'_, 2, 2, &mut [u8], E>::new(config, &mut rx, &mut tx, Instant::ZERO).map(|ep| ep.state())
+}
+
+#[test]
+fn a_handshake_endpoint_takes_the_same_buffers_as_a_handshake_only_configuration() {
+    // The floors are checked the same way (the stateless era's own measurements are
+    // not made where it is not built): the same transmit buffers are refused, with the
+    // same `needed`.
+    let client = || Config::new(Role::Client, Implementation::new("c", "1"));
+    for tx_len in (0..1400).step_by(7) {
+        let full = built::<Full>(server_config().era(Era::Legacy), tx_len);
+        assert_eq!(built::<Handshake>(server_config(), tx_len), full, "server, tx {tx_len}");
+        assert_eq!(built::<HandshakeServer>(server_config(), tx_len), full, "server, tx {tx_len}");
+        assert_eq!(
+            built::<Handshake>(client(), tx_len),
+            built::<Full>(client().era(Era::Legacy), tx_len),
+            "client, tx {tx_len}"
+        );
+    }
+}

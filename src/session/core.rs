@@ -36,9 +36,10 @@ pub(crate) struct BatchCursor {
 
 /// Events waiting to be delivered that borrow nothing.
 #[derive(Clone, Copy, Debug, Default)]
+///
+/// (`Ready`, a flag, is kept in [`Core::ready`]: beside the core's other flags it takes
+/// no room, while here it padded this to the next 8 bytes.)
 pub(crate) struct Queued {
-    /// Client: `Ready` follows `Negotiated`.
-    pub ready: bool,
     pub unresponsive: Option<Duration>,
     /// A frame given to `handle_frame` that can never fit the receive buffer: its length
     /// and what its first bytes showed.
@@ -47,11 +48,11 @@ pub(crate) struct Queued {
 
 impl Queued {
     pub fn is_empty(&self) -> bool {
-        !self.ready && self.unresponsive.is_none() && self.oversized_frame.is_none()
+        self.unresponsive.is_none() && self.oversized_frame.is_none()
     }
 }
 
-pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B, E> {
+pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B, E: Profile> {
     pub config: Config<'a>,
     /// The framer's cursor over the receive buffer.
     pub rx: LineState,
@@ -78,6 +79,8 @@ pub(crate) struct Core<'a, const OUT: usize, const IN: usize, B, E> {
     pub first_reserve: usize,
     /// This side declared the tasks extension (2026-07-28).
     pub own_tasks: bool,
+    /// Client: `Ready` follows `Negotiated` (one of the [`Queued`] events).
+    pub ready: bool,
     /// The most bytes `config.capabilities` and `config.info` write together (the `_meta`
     /// of a stateless client's requests).
     pub identity_len: usize,
@@ -145,8 +148,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
 
     /// Events that do not borrow the receive buffer.
     pub fn queued_event(&mut self) -> Option<Event<'static>> {
-        if self.queued.ready {
-            self.queued.ready = false;
+        // Only a client's handshake queues `Ready`.
+        if E::CLIENT && self.ready {
+            self.ready = false;
             if let Some(version) = self.life.version() {
                 return Some(Event::Ready { version });
             }

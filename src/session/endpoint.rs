@@ -83,10 +83,11 @@ pub enum State {
 ///
 /// | | thumbv7em (32-bit) | x86_64 |
 /// |---|---|---|
-/// | the endpoint without slots (`OUT = IN = 0`) | 816 B | 1144 B |
-/// | each `OUT` slot (a request of ours in flight) | 112 B | 120 B |
-/// | each `IN` slot (a request of the peer's being worked on) | 224 B | 248 B |
-/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2160 B / 3504 B | 2616 B / 4088 B |
+/// | the endpoint without slots (`OUT = IN = 0`) | 856 B | 1192 B |
+/// | each `OUT` slot (a request of ours in flight) | 120 B | 128 B |
+/// | each `IN` slot (a request of the peer's being worked on) | 248 B | 272 B |
+/// | the same, in an endpoint not built for the stateless era ([`Handshake`](super::Handshake), [`HandshakeServer`](super::HandshakeServer): no room for a stateless request's `_meta`) | 224 B | 248 B |
+/// | `Endpoint<'_, 4, 4>` / the default `<'_, 8, 8>` | 2328 B / 3800 B | 2792 B / 4392 B |
 ///
 /// The buffers:
 /// * receive: at least [`MIN_RX_BUFFER`] (256) bytes; the longest message it reads is
@@ -216,7 +217,9 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
                 framed: false,
                 reserve: config.reply_reserve,
                 first_reserve: config.reply_reserve,
-                own_tasks: config.capabilities.declares_tasks(),
+                // Read by the stateless era only (tasks are its extension).
+                own_tasks: E::STATELESS && config.capabilities.declares_tasks(),
+                ready: false,
                 profile: core::marker::PhantomData,
                 identity_len: 0,
             },
@@ -423,6 +426,10 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
     /// The next thing to do: bytes to write, an event to handle, or nothing until the
     /// next input. Call it until it returns [`Output::Idle`] after every input and
     /// command. Bytes from [`Output::Transmit`] count as written when this is called again.
+    // Not inlined: its frame (the frames read, an event being built) is then gone while the
+    // caller handles the event, instead of adding to every handler's stack (with the two cold
+    // paths in receive.rs, 112 B less at the firmware example's high-water mark).
+    #[inline(never)]
     pub fn poll_output(&mut self) -> Output<'_> {
         let Self { rx, core } = self;
         let rx = rx.as_mut();
@@ -548,16 +555,20 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
         if config.reply_reserve < floor {
             return Err(ConfigError::ReserveTooSmall { needed: floor });
         }
-        // What a stateless result's `serverInfo` and a stateless request's `_meta` add.
-        let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
-        let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
-        let empty = self.measure(|tx| {
-            tx.result_with(id, |out| {
-                out.put(b"{}");
-                Ok(())
-            })
-        })?;
-        self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        // What a stateless result's `serverInfo` and a stateless request's `_meta` add
+        // (only that era writes them; both are written, and so checked, by the
+        // handshake's `initialize` too).
+        if E::STATELESS {
+            let info = self.measure(|tx| tx.result_with(id, |out| config.info.write(out)))?;
+            let caps = self.measure(|tx| tx.result_with(id, |out| config.capabilities.write(out)))?;
+            let empty = self.measure(|tx| {
+                tx.result_with(id, |out| {
+                    out.put(b"{}");
+                    Ok(())
+                })
+            })?;
+            self.identity_len = info.saturating_sub(empty) + caps.saturating_sub(empty) + 4;
+        }
         if self.role() == Role::Server {
             // A server's initialize result must fit too, until it is sent, and its
             // discover result whenever one is asked for.

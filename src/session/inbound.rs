@@ -7,8 +7,6 @@
 //! over: answered, cancelled by the peer, abandoned, or (once its event is delivered)
 //! expired.
 
-use core::marker::PhantomData;
-
 use super::decorate::Decorate;
 use super::modern::ModernCtx;
 use super::pending::{Fate, PendingRequest, Serials};
@@ -36,8 +34,8 @@ pub(crate) struct InEntry {
     pub stream_closed: bool,
     /// The channel it came in on: everything sent for it goes there.
     pub origin: Option<Origin>,
-    /// A stateless request (2026-07-28): what its `_meta` said.
-    pub modern: Option<ModernCtx>,
+    // A stateless request's context (what its `_meta` said) is kept beside the slots, in
+    // storage only an endpoint built for that era has (`Inbound::modern`).
 }
 
 impl InEntry {
@@ -57,8 +55,13 @@ impl InEntry {
 pub(crate) trait Slots {
     /// The live request in `slot`, if it is the one with `serial`, to read.
     fn get(&self, slot: Option<usize>, serial: u64) -> Option<&InEntry>;
-    /// The same, to change.
-    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry>;
+    /// The same, to change, with its stateless context (what a stateless request said
+    /// in its `_meta`: `None` for a handshake request, and always in an endpoint not
+    /// built for the stateless era). One call for both: answering is on the hot path.
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<(&mut InEntry, Option<&mut ModernCtx>)>;
+    /// The stateless context of the live request in `slot`, if it is the one with
+    /// `serial` (see [`live`](Self::live)).
+    fn modern(&self, slot: Option<usize>, serial: u64) -> Option<ModernCtx>;
     /// What became of `serial`, which is in no live slot.
     fn fate(&self, serial: u64) -> Fate;
     /// Frees `slot` (see [`Table::end`]).
@@ -81,8 +84,15 @@ impl<const M: usize, E: Profile> Slots for Inbound<M, E> {
         self.slots.get(slot?)?.as_ref().filter(|e| e.is_live() && e.serial == serial)
     }
 
-    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<&mut InEntry> {
-        self.slots.get_mut(slot?)?.as_mut().filter(|e| e.is_live() && e.serial == serial)
+    fn live(&mut self, slot: Option<usize>, serial: u64) -> Option<(&mut InEntry, Option<&mut ModernCtx>)> {
+        let slot = slot?;
+        let entry = self.slots.get_mut(slot)?.as_mut().filter(|e| e.is_live() && e.serial == serial)?;
+        Some((entry, self.modern.as_mut().get_mut(slot).and_then(Option::as_mut)))
+    }
+
+    fn modern(&self, slot: Option<usize>, serial: u64) -> Option<ModernCtx> {
+        self.get(slot, serial)?;
+        *self.modern.as_ref().get(slot?)?
     }
 
     fn fate(&self, serial: u64) -> Fate {
@@ -105,6 +115,8 @@ impl<const M: usize, E: Profile> Slots for Inbound<M, E> {
 /// number of slots: the tables' logic.
 pub(crate) struct Table<'t> {
     slots: &'t mut [Option<InEntry>],
+    /// The slots' stateless contexts: empty in an endpoint not built for that era.
+    modern: &'t mut [Option<ModernCtx>],
     book: &'t mut Book,
 }
 
@@ -119,20 +131,32 @@ struct Book {
     expired: usize,
 }
 
-/// The peer's requests in flight; `E`, the endpoint's [`Profile`], only says what
-/// answers them ([`Slots::decorate`]).
-pub(crate) struct Inbound<const M: usize, E> {
+/// The peer's requests in flight; `E`, the endpoint's [`Profile`], says what answers
+/// them ([`Slots::decorate`]) and whether a slot has room for a stateless context.
+pub(crate) struct Inbound<const M: usize, E: Profile> {
     slots: [Option<InEntry>; M],
+    /// Each slot's stateless context, beside the slots: only a profile with the stateless
+    /// era has room for them (24 bytes a slot on a 32-bit target).
+    modern: E::ModernSlots<M>,
     book: Book,
     /// The endpoint's time when the latest request handle was handed out (what
     /// [`IncomingRequest::received_at`](super::IncomingRequest::received_at) says).
     now: Instant,
-    profile: PhantomData<fn() -> E>,
 }
 
-impl<const M: usize, E> Inbound<M, E> {
+impl<const M: usize, E: Profile> Inbound<M, E> {
     pub fn new() -> Self {
-        Self { slots: core::array::from_fn(|_| None), book: Book::default(), now: Instant::ZERO, profile: PhantomData }
+        Self {
+            slots: core::array::from_fn(|_| None),
+            modern: E::modern_slots(),
+            book: Book::default(),
+            now: Instant::ZERO,
+        }
+    }
+
+    /// The stateless context of the request in `slot` (see [`Slots::modern`]).
+    pub fn modern_at(&self, slot: usize) -> Option<ModernCtx> {
+        *self.modern.as_ref().get(slot)?
     }
 
     /// A request handle is handed out at `now`.
@@ -142,7 +166,7 @@ impl<const M: usize, E> Inbound<M, E> {
 
     /// The table, to read or change.
     pub fn table(&mut self) -> Table<'_> {
-        Table { slots: &mut self.slots, book: &mut self.book }
+        Table { slots: &mut self.slots, modern: self.modern.as_mut(), book: &mut self.book }
     }
 
     /// The serial the next request will get.
@@ -269,8 +293,10 @@ impl Table<'_> {
             expired: false,
             stream_closed: false,
             origin,
-            modern,
         });
+        if let Some(place) = self.modern.get_mut(slot) {
+            *place = modern;
+        }
         // Cannot fail: the length was checked above.
         let _ = entry.id.assign(id);
         if let Some(t) = token {

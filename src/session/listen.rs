@@ -182,11 +182,11 @@ impl Responder<'_> {
     ) -> Result<Responded, SendError> {
         let own = self.config.own_flags();
         let own_tasks = self.config.capabilities.declares_tasks();
-        let (entry, tx) = match self.live() {
+        let (entry, ctx, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
-        let Some(ctx) = entry.modern.as_mut() else { return Err(SendError::NotSubscribed) };
+        let Some(ctx) = ctx else { return Err(SendError::NotSubscribed) };
         let client_tasks = ctx.tasks;
         let Some(listen) = ctx.listen.as_mut().filter(|l| !l.acked) else { return Err(SendError::NotSubscribed) };
         let granted = grantable(granted, task_ids, own, own_tasks && client_tasks);
@@ -216,13 +216,13 @@ impl Responder<'_> {
     /// notification of a stateless request as it is. A handshake-era request's goes out
     /// as it is too. Nothing goes out for a request that is over.
     pub fn notify<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<Responded, SendError> {
-        let (entry, tx) = match self.live() {
+        let (entry, modern, tx) = match self.live() {
             Ok(parts) => parts,
             Err(Ok(suppressed)) => return Ok(suppressed),
             Err(Err(SendError::AlreadyAnswered | SendError::UnknownRequest)) => return Ok(Responded::Suppressed),
             Err(Err(e)) => return Err(e),
         };
-        let Some(ctx) = entry.modern else {
+        let Some(ctx) = modern.copied() else {
             tx.notification(method, params)?;
             return Ok(Responded::Sent);
         };
@@ -254,7 +254,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     pub fn end_listens(&mut self) {
         let mut streams = [None; IN];
         for (n, (slot, entry)) in self.inb.live_entries().enumerate().take(IN) {
-            if let Some(listen) = entry.modern.and_then(|m| m.listen) {
+            if let Some(listen) = self.inb.modern_at(slot).and_then(|m| m.listen) {
                 streams[n] = Some((slot, entry.serial, listen.acked));
             }
         }
@@ -268,8 +268,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     pub fn broadcast<P: Serialize + ?Sized>(&mut self, method: &str, params: Option<&P>) -> Result<(), SendError> {
         let (kind, name) = kind_of(method).ok_or(SendError::MethodNotAllowed)?;
         let before = self.tx.queued();
-        for (_, entry) in self.inb.live_entries() {
-            let Some(listen) = entry.modern.and_then(|m| m.listen) else { continue };
+        for (slot, entry) in self.inb.live_entries() {
+            let Some(listen) = self.inb.modern_at(slot).and_then(|m| m.listen) else { continue };
             if !listen.acked || listen.granted & kind == 0 {
                 continue;
             }

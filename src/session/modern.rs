@@ -22,16 +22,19 @@ use crate::wire::{JsonKind, JsonStr, RawJson};
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The parts of a stateless request's `_meta` the endpoint keeps with it.
+///
+/// (`pub` in this private module, so that the sealed [`Profile`](super::Profile) can name
+/// the storage for it; nothing outside the crate can reach it.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ModernCtx {
-    pub version: ProtocolVersion,
-    pub caps: CapabilitySet,
+pub struct ModernCtx {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) caps: CapabilitySet,
     /// The client declared `extensions["io.modelcontextprotocol/tasks"]`.
-    pub tasks: bool,
+    pub(crate) tasks: bool,
     /// The lowest log level the client wants; `None`: no log messages at all.
-    pub log: Option<LoggingLevel>,
+    pub(crate) log: Option<LoggingLevel>,
     /// A `subscriptions/listen` request: the state of its stream.
-    pub listen: Option<Listen>,
+    pub(crate) listen: Option<Listen>,
 }
 
 impl ModernCtx {

@@ -6,8 +6,20 @@ use crate::mcp::VersionSet;
 use super::config::MODERN;
 
 mod sealed {
-    pub trait Sealed {}
+    use crate::session::modern::ModernCtx;
+
+    pub trait Sealed {
+        /// Where the inbound table keeps each request's stateless context
+        /// ([`ModernCtx`], 24 bytes on a 32-bit target): one per slot if the profile has
+        /// the stateless era, none (an empty array: no RAM, and every lookup a constant
+        /// `None`) if it has not.
+        type ModernSlots<const M: usize>: AsRef<[Option<ModernCtx>]> + AsMut<[Option<ModernCtx>]>;
+        /// The empty storage.
+        fn modern_slots<const M: usize>() -> Self::ModernSlots<M>;
+    }
 }
+
+use super::modern::ModernCtx;
 
 /// What an [`Endpoint`](super::Endpoint) type can speak, fixed at compile time.
 ///
@@ -97,9 +109,24 @@ pub struct Handshake;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandshakeServer;
 
-impl sealed::Sealed for Full {}
-impl sealed::Sealed for Handshake {}
-impl sealed::Sealed for HandshakeServer {}
+impl sealed::Sealed for Full {
+    type ModernSlots<const M: usize> = [Option<ModernCtx>; M];
+    fn modern_slots<const M: usize>() -> Self::ModernSlots<M> {
+        [None; M]
+    }
+}
+impl sealed::Sealed for Handshake {
+    type ModernSlots<const M: usize> = [Option<ModernCtx>; 0];
+    fn modern_slots<const M: usize>() -> Self::ModernSlots<M> {
+        []
+    }
+}
+impl sealed::Sealed for HandshakeServer {
+    type ModernSlots<const M: usize> = [Option<ModernCtx>; 0];
+    fn modern_slots<const M: usize>() -> Self::ModernSlots<M> {
+        []
+    }
+}
 
 impl Profile for Full {
     const STATELESS: bool = true;

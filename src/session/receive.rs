@@ -87,6 +87,9 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
     }
 
     /// Handles the next element of the batch in progress; `None` when it is finished.
+    // Cold paths (a batch, a held request) kept out of `poll_output`'s frame, which would
+    // otherwise hold their temporaries beside the common path's (stack, not speed).
+    #[inline(never)]
     pub fn receive_batch_element<'e>(
         &mut self,
         buf: &'e [u8],
@@ -339,6 +342,8 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
 
     /// The oldest held request, from `region` (the held part of the receive buffer),
     /// now that a slot is free.
+    // Out of `poll_output`'s frame, as `receive_batch_element`.
+    #[inline(never)]
     pub fn deliver_held<'e>(&mut self, region: &'e [u8]) -> Option<Received<'e>> {
         let held = self.held.deliver(region)?;
         self.origin = held.origin.map(Origin);
@@ -578,7 +583,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         }
         self.life.accepted(version, peer_caps);
         self.refresh_timers();
-        self.queued.ready = true;
+        self.ready = true;
         Some(Event::Negotiated { version, peer: result }.into())
     }
 }

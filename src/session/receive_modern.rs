@@ -287,7 +287,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
                 };
                 self.life.go_stateless(version, CapabilitySet::from_server_json(caps));
                 self.refresh_timers();
-                self.queued.ready = true;
+                self.ready = true;
                 Some(Event::Negotiated { version, peer: result }.into())
             }
             Err(error) if error.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
@@ -313,7 +313,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
                 // (so not gated).
                 self.life.go_stateless(probe.offered, CapabilitySet::from_bits(u32::MAX));
                 self.refresh_timers();
-                self.queued.ready = true;
+                self.ready = true;
                 Some(Event::Negotiated { version: probe.offered, peer: RawJson::EMPTY_OBJECT }.into())
             }
             Err(_) => {

@@ -20,6 +20,7 @@ use super::caller_errors::{Responded, SendError};
 use super::config::Config;
 use super::core::Core;
 use super::inbound::{InEntry, Slots};
+use super::modern::ModernCtx;
 use super::pending::{Fate, PendingRequest};
 use super::profile::Profile;
 use super::replies::write_replacement;
@@ -81,13 +82,16 @@ impl<'e> Responder<'e> {
     }
 
     /// The live entry with the transmit view beside it, or what the answer gets instead.
-    pub(super) fn live(&mut self) -> Result<(&mut InEntry, &mut FrameView<'e>), Result<Responded, SendError>> {
+    #[allow(clippy::type_complexity)]
+    pub(super) fn live(
+        &mut self,
+    ) -> Result<(&mut InEntry, Option<&mut ModernCtx>, &mut FrameView<'e>), Result<Responded, SendError>> {
         if self.closed {
             return Err(Err(SendError::Closed));
         }
         let fate = self.table.fate(self.serial);
         match self.table.live(self.slot(), self.serial) {
-            Some(entry) => Ok((entry, &mut self.tx)),
+            Some((entry, modern)) => Ok((entry, modern, &mut self.tx)),
             None => Err(not_live(fate)),
         }
     }
@@ -108,14 +112,14 @@ impl<'e> Responder<'e> {
         &mut self,
         answered: bool,
         replace: bool,
-        write: impl FnOnce(&mut FrameView<'e>, &InEntry) -> Result<core::ops::Range<usize>, SendError>,
+        write: impl FnOnce(&mut FrameView<'e>, &InEntry, Option<&ModernCtx>) -> Result<core::ops::Range<usize>, SendError>,
     ) -> Result<Responded, SendError> {
         let version = self.version;
-        let (entry, tx) = match self.live() {
+        let (entry, modern, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
-        let result = match write(tx, entry) {
+        let result = match write(tx, entry, modern.as_deref()) {
             Ok(_) => Ok(Responded::Sent),
             Err(SendError::TxFull { needed, .. }) if replace && needed > tx.capacity() => {
                 write_replacement(tx, ErrorId::Id(entry.id.as_ref()), needed, version)?;
@@ -148,7 +152,7 @@ impl<'e> Responder<'e> {
         if acknowledged {
             return self.respond_as(false, true, &RawJson::EMPTY_OBJECT);
         }
-        self.answer(false, true, |tx, e| {
+        self.answer(false, true, |tx, e, _| {
             let id = ErrorId::Id(e.id.as_ref());
             Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Server closing", None::<&()>)?)
         })
@@ -163,9 +167,9 @@ impl<'e> Responder<'e> {
         // Only a table of an endpoint built for the stateless era names the function
         // that completes its results: others do not link it (see `profile.rs`).
         let (config, decorate) = (self.config, self.table.decorate());
-        self.answer(answered, replace, |tx, entry| {
+        self.answer(answered, replace, |tx, entry, modern| {
             let id = entry.id.as_ref();
-            match (entry.modern.as_ref(), decorate) {
+            match (modern, decorate) {
                 (Some(ctx), Some(decorate)) => decorate(tx, id, entry.method, ctx, config, &mut object_writer(result)),
                 _ => Ok(tx.result(id, result)?),
             }
@@ -201,13 +205,15 @@ impl<'e> Responder<'e> {
         message: &str,
         data: Option<&D>,
     ) -> Result<Responded, SendError> {
-        self.answer(true, replace, |tx, e| Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?))
+        self.answer(true, replace, |tx, e, _| {
+            Ok(tx.error_with_data(ErrorId::Id(e.id.as_ref()), code, message, data)?)
+        })
     }
 
     /// Gives up on the request: sends -32603 and frees the slot. A later answer is
     /// suppressed.
     pub fn abandon(&mut self) -> Result<Responded, SendError> {
-        self.answer(false, true, |tx, e| {
+        self.answer(false, true, |tx, e, _| {
             let id = ErrorId::Id(e.id.as_ref());
             Ok(tx.error_with_data(id, ErrorCode::INTERNAL_ERROR, "Request abandoned", None::<&()>)?)
         })
@@ -222,7 +228,7 @@ impl<'e> Responder<'e> {
     ) -> Result<Responded, SendError> {
         // 2024-11-05's schema has no `message`: the text is dropped rather than sent.
         let message = message.filter(|_| self.version.is_none_or(|v| v != ProtocolVersion::V2024_11_05));
-        let (entry, tx) = match self.live() {
+        let (entry, _, tx) = match self.live() {
             Ok(parts) => parts,
             Err(outcome) => return outcome,
         };
@@ -341,7 +347,7 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// `None` for a request of a handshake session.
     pub fn modern(&self) -> Option<super::ModernRequest> {
         let (slot, serial) = (self.responder.slot(), self.responder.serial);
-        self.responder.table.get(slot, serial)?.modern.as_ref().map(super::modern::ModernCtx::view)
+        self.responder.table.modern(slot, serial).as_ref().map(super::modern::ModernCtx::view)
     }
 
     /// The endpoint's time when it handed the request out (the latest instant passed in

@@ -118,7 +118,8 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
             && core.tx.is_empty()
             && core.batch.is_none()
             && core.stall.is_none()
-            && core.queued.is_empty();
+            && core.queued.is_empty()
+            && !core.ready;
         if !idle {
             return Err(SnapshotError::Busy);
         }

@@ -117,7 +117,9 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         if !self.timers.any_due(now) {
             return;
         }
-        if self.timers.due(Timer::Initialize, now) {
+        // Only a client sets the `initialize` timer: an endpoint without the client's side
+        // does not link what it does (the shutdown).
+        if E::CLIENT && self.timers.due(Timer::Initialize, now) {
             if E::STATELESS && self.life.probe().is_some() {
                 // The `server/discover` probe went unanswered: a handshake-era server.
                 self.timers.set(Timer::Initialize, None);

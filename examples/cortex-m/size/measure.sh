@@ -8,7 +8,7 @@
 #                                                for the complete and the tools-only builds
 #
 # Every build: thumbv7em-none-eabihf, LTO, codegen-units 1, panic = "abort" (the crate's
-# release profile). RAM = statics (.data + .bss + .uninit) + the stack's high-water mark
+# release profile), linked with --icf=all (.cargo/config.toml). RAM = statics (.data + .bss + .uninit) + the stack's high-water mark
 # over a session (size/ram.py drives one under QEMU and asks the `stats` tool; builds
 # without `stats` show statics only). Needs qemu-system-arm, python3 and rustup's
 # llvm-tools. Takes about ten minutes on two cores; not part of CI.

@@ -31,10 +31,8 @@ impl<const N: usize> Text<N> {
 
     /// `n` in decimal.
     pub fn push_u64(&mut self, n: u64) -> &mut Self {
-        let mut digits = [0u8; 20];
-        let at = decimal(n, &mut digits);
-        // ASCII digits are UTF-8.
-        self.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default())
+        self.overflow |= !push_u64(&mut self.buf, &mut self.len, n);
+        self
     }
 
     pub fn push_i64(&mut self, n: i64) -> &mut Self {
@@ -78,6 +76,21 @@ fn push(buf: &mut [u8], len: &mut usize, s: &str) -> bool {
         *len += take;
     }
     take == s.len()
+}
+
+/// Appends `n` in decimal to `buf[..*len]` (what fits); false if not all of it. ASCII
+/// digits need no UTF-8 check: any cut is at a character boundary.
+#[inline(never)]
+fn push_u64(buf: &mut [u8], len: &mut usize, n: u64) -> bool {
+    let mut digits = [0u8; 20];
+    let at = decimal(n, &mut digits);
+    let (src, room) = (&digits[at..], buf.len().saturating_sub(*len));
+    let take = src.len().min(room);
+    if let (Some(dst), Some(src)) = (buf.get_mut(*len..*len + take), src.get(..take)) {
+        dst.copy_from_slice(src);
+        *len += take;
+    }
+    take == digits.len() - at
 }
 
 /// Writes `n` in decimal at the end of `digits`; returns where it starts. Without `u64`

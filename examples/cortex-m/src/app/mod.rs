@@ -150,27 +150,6 @@ impl App {
     }
 }
 
-/// Answers with a result kept as a static JSON text (the tool and prompt lists).
-///
-/// It is checked here, when it is sent, because `RawJson::parse` is the public way to
-/// make a `RawJson` today. The session work's checked `const` constructor will turn each
-/// table into a `static RawJson` checked at compile time, and this into a plain `answer`.
-#[cfg(not(feature = "typed-lists"))]
-pub fn answer_static(req: &mut IncomingRequest<'_>, json: &'static str) {
-    match mcp_sansio::wire::RawJson::parse(json.as_bytes()) {
-        Ok(result) => crate::endpoint::answer(req, &result),
-        Err(_) => broken_table(req),
-    }
-}
-
-/// A static table that is not valid JSON: a bug in this firmware, answered as one.
-#[cfg(not(feature = "typed-lists"))]
-#[cold]
-pub fn broken_table(req: &mut IncomingRequest<'_>) {
-    error!("static JSON table is invalid");
-    let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Internal error");
-}
-
 fn misbehavior(m: &Misbehavior<'_>) {
     match m {
         Misbehavior::InvalidMessage { error, replied } => {

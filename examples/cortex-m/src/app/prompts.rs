@@ -29,12 +29,16 @@ static PROMPTS: [Prompt<'static>; 1] = [Prompt {
 #[cfg(not(feature = "typed-lists"))]
 pub const PROMPTS_JSON: &str = r#"{"prompts":[{"name":"diagnose","description":"Check the device's health","arguments":[{"name":"symptom","required":false}]}]}"#;
 
+/// The prompt list, checked as JSON when the firmware is built.
+#[cfg(not(feature = "typed-lists"))]
+static PROMPTS_LIST: mcp_sansio::wire::RawJson<'static> = mcp_sansio::wire::RawJson::from_static(PROMPTS_JSON);
+
 #[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
     #[cfg(feature = "typed-lists")]
     answer(req, &ListPromptsResult::new(&PROMPTS));
     #[cfg(not(feature = "typed-lists"))]
-    crate::app::answer_static(req, PROMPTS_JSON);
+    answer(req, &PROMPTS_LIST);
 }
 
 /// The prompt's name and its `symptom` argument, if given.

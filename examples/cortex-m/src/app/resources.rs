@@ -32,16 +32,21 @@ static RESOURCES: [Resource<'static>; 5] = [
     Resource::new("device://info", "info").with_mime_type("application/json"),
 ];
 
-/// The resources as JSON (the bytes `RESOURCES` serializes to). A page's items are
-/// checked as they are sent (`RawJson::parse`, the public way to make them today); a
-/// checked `const` constructor for `RawJson` would make this a `static [RawJson; 5]`.
+/// The resources as JSON (the bytes `RESOURCES` serializes to), checked when the
+/// firmware is built (`RawJson::from_static`).
 #[cfg(not(feature = "typed-lists"))]
-static RESOURCES: [&str; 5] = [
-    r#"{"uri":"sensor://temperature","name":"temperature","mimeType":"text/plain"}"#,
-    r#"{"uri":"sensor://humidity","name":"humidity","mimeType":"text/plain"}"#,
-    r#"{"uri":"device://led","name":"led","description":"on or off","mimeType":"text/plain"}"#,
-    r#"{"uri":"device://uptime","name":"uptime","description":"milliseconds","mimeType":"text/plain"}"#,
-    r#"{"uri":"device://info","name":"info","mimeType":"application/json"}"#,
+static RESOURCES: [mcp_sansio::wire::RawJson<'static>; 5] = [
+    mcp_sansio::wire::RawJson::from_static(
+        r#"{"uri":"sensor://temperature","name":"temperature","mimeType":"text/plain"}"#,
+    ),
+    mcp_sansio::wire::RawJson::from_static(r#"{"uri":"sensor://humidity","name":"humidity","mimeType":"text/plain"}"#),
+    mcp_sansio::wire::RawJson::from_static(
+        r#"{"uri":"device://led","name":"led","description":"on or off","mimeType":"text/plain"}"#,
+    ),
+    mcp_sansio::wire::RawJson::from_static(
+        r#"{"uri":"device://uptime","name":"uptime","description":"milliseconds","mimeType":"text/plain"}"#,
+    ),
+    mcp_sansio::wire::RawJson::from_static(r#"{"uri":"device://info","name":"info","mimeType":"application/json"}"#),
 ];
 
 const INFO: &str = r#"{"board":"mps2-an386","cpu":"cortex-m4f","clock_hz":25000000,"transport":"uart0"}"#;
@@ -86,14 +91,7 @@ impl Resources {
                 #[serde(skip_serializing_if = "Option::is_none")]
                 next_cursor: Option<&'a str>,
             }
-            let mut items = [mcp_sansio::wire::RawJson::EMPTY_OBJECT; PAGE];
-            for (item, json) in items.iter_mut().zip(&RESOURCES[start..end]) {
-                match mcp_sansio::wire::RawJson::parse(json.as_bytes()) {
-                    Ok(raw) => *item = raw,
-                    Err(_) => return crate::app::broken_table(req),
-                }
-            }
-            answer(req, &Page { resources: &items[..end - start], next_cursor: next });
+            answer(req, &Page { resources: &RESOURCES[start..end], next_cursor: next });
         }
     }
 }

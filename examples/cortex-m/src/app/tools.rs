@@ -133,11 +133,15 @@ pub const TOOLS_JSON: &str = concat!(
     "]}"
 );
 
+/// The tool list, checked as JSON when the firmware is built.
+#[cfg(not(feature = "typed-lists"))]
+static TOOLS: RawJson<'static> = RawJson::from_static(TOOLS_JSON);
+
 /// The tool list, from its static JSON.
 #[cfg(not(feature = "typed-lists"))]
 #[inline(never)]
 pub fn list(req: &mut IncomingRequest<'_>) {
-    crate::app::answer_static(req, TOOLS_JSON);
+    answer(req, &TOOLS);
 }
 
 /// A `tools/call` result with one text block.
