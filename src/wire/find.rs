@@ -36,6 +36,35 @@ pub(crate) const fn is_escape_stop(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
+/// Whether `bytes` is well-formed UTF-8: with SIMD where the target has it (simdutf8:
+/// AVX2 or SSE4.2 detected at run time under `std`, NEON on aarch64), `core`'s validator
+/// elsewhere. ASCII text, the common case, is answered by `is_ascii` before either.
+///
+/// For the validator's bulk path (see `Scanner::string`): a string body holds whole
+/// characters only if every maximal run of non-ASCII bytes in it does, so checking the
+/// body at once checks exactly what checking run by run would.
+#[cfg(not(any(
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+)))]
+#[inline]
+pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
+    if bytes.is_ascii() {
+        return true;
+    }
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let valid = simdutf8::basic::from_utf8(bytes).is_ok();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let valid = core::str::from_utf8(bytes).is_ok();
+    valid
+}
+
 /// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
 pub(crate) const COMPACT: bool = cfg!(any(
     mcp_sansio_compact,
