@@ -55,14 +55,44 @@ pub(crate) const fn is_escape_stop(b: u8) -> bool {
 )))]
 #[inline]
 pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
-    if bytes.is_ascii() {
-        return true;
-    }
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    let valid = simdutf8::basic::from_utf8(bytes).is_ok();
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    let valid = core::str::from_utf8(bytes).is_ok();
-    valid
+    to_str(bytes).is_some()
+}
+
+/// `bytes` as text, if it is UTF-8: how validated spans become `&str` in safe code (the
+/// scanner checked them already, but only a check makes a `&str`). Long texts (tool
+/// results, resource contents) are checked with SIMD where [`utf8_valid`] is; short ones,
+/// and every text in the compact build, by `core`.
+#[inline]
+pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
+    #[cfg(all(
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(any(
+            mcp_sansio_compact,
+            not(any(
+                target_feature = "sse2",
+                target_feature = "neon",
+                target_feature = "simd128",
+                target_pointer_width = "64",
+                target_arch = "wasm32"
+            ))
+        ))
+    ))]
+    let text = simdutf8::basic::from_utf8(bytes).ok();
+    #[cfg(not(all(
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(any(
+            mcp_sansio_compact,
+            not(any(
+                target_feature = "sse2",
+                target_feature = "neon",
+                target_feature = "simd128",
+                target_pointer_width = "64",
+                target_arch = "wasm32"
+            ))
+        ))
+    )))]
+    let text = core::str::from_utf8(bytes).ok();
+    text
 }
 
 /// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
