@@ -1276,14 +1276,15 @@ const STRING_PIECES: [&[u8]; 22] = [
 
 /// The scanner's string paths (the bulk one of the wide searches and the byte-at-a-time
 /// one, see src/wire/scan.rs) against serde_json: every piece at every offset of bodies up
-/// to 80 bytes (every position modulo 32, across every word and block boundary), next to
+/// to 112 bytes (every position modulo 32, before and after the scanner's switch to its
+/// bulk path at 64 bytes, across every word and block boundary), next to
 /// a multi-byte character or an escape, whole and cut short. Accepted strings must also
 /// unescape to serde_json's text.
 #[test]
 fn strings_at_every_offset_agree_with_serde_json() {
     let mut scratch = vec![0u8; 256];
     let mut checked = 0;
-    for len in 0..80 {
+    for len in 0..112 {
         for piece in STRING_PIECES {
             for at in 0..=len {
                 for neighbour in [&b""[..], "ü".as_bytes(), "日本".as_bytes(), b"\\t", b"\\u0041"] {

@@ -149,7 +149,9 @@ mod compact;
         target_arch = "wasm32"
     ))
 )))]
-pub(crate) use wide::{closing_quote, has_backslash, next_escape, next_text_stop, plain_prefix, short_string};
+pub(crate) use wide::{
+    closing_quote, has_backslash, next_escape, next_escape_inlined, next_text_stop, plain_prefix, short_string,
+};
 
 #[cfg(any(
     mcp_sansio_compact,

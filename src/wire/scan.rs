@@ -155,6 +155,12 @@ pub(crate) struct StrSpan {
     pub escaped: bool,
 }
 
+/// With the wide searches, how far into a string the byte-at-a-time scan goes on before
+/// the rest is checked in bulk (see `Scanner::string_bulk`): short strings, most of a
+/// message's, are read once; long ones with many stops (tool results, resource text)
+/// are not stopped at every non-ASCII run.
+const BULK_AFTER: usize = 64;
+
 /// Whether an array or an object is open at one level of the bit stack.
 struct Nesting {
     bits: [u64; (MAX_DEPTH_LIMIT as usize) / 64],
@@ -417,7 +423,7 @@ impl<'a> Scanner<'a> {
                 self.pos = end + 1;
                 Ok(StrSpan { start, end, escaped: false })
             }
-            Err(from) => self.string_bulk(start, from),
+            Err(from) => self.string_from(start, from, start.saturating_add(BULK_AFTER)),
         }
     }
 
@@ -443,12 +449,11 @@ impl<'a> Scanner<'a> {
         ))
     )))]
     #[inline(never)]
-    fn string_bulk(&mut self, start: usize, from: usize) -> Result<StrSpan, ScanError> {
+    fn string_bulk(&mut self, start: usize, from: usize, mut escaped: bool) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
         let mut i = from;
-        let mut escaped = false;
         let end = loop {
-            i = find::next_escape(buf, i);
+            i = find::next_escape_inlined(buf, i);
             match buf.get(i) {
                 Some(b'"') => break i,
                 Some(b'\\') => match escape(buf, i) {
@@ -456,9 +461,9 @@ impl<'a> Scanner<'a> {
                         escaped = true;
                         i = next;
                     }
-                    None => return self.string_from(start, start),
+                    None => return self.string_from(start, start, usize::MAX),
                 },
-                _ => return self.string_from(start, start),
+                _ => return self.string_from(start, start, usize::MAX),
             }
         };
         match buf.get(from..end) {
@@ -466,7 +471,7 @@ impl<'a> Scanner<'a> {
                 self.pos = end + 1;
                 Ok(StrSpan { start, end, escaped })
             }
-            _ => self.string_from(start, start),
+            _ => self.string_from(start, start, usize::MAX),
         }
     }
 
@@ -482,8 +487,8 @@ impl<'a> Scanner<'a> {
         ))
     ))]
     #[inline(always)]
-    fn string_bulk(&mut self, start: usize, from: usize) -> Result<StrSpan, ScanError> {
-        self.string_from(start, from)
+    fn string_bulk(&mut self, start: usize, _from: usize, _escaped: bool) -> Result<StrSpan, ScanError> {
+        self.string_from(start, start, usize::MAX)
     }
 
     /// The rest of a string whose body starts at `start`, from `i` on (nothing between
@@ -495,7 +500,7 @@ impl<'a> Scanner<'a> {
     /// UTF-8 sequences checked on the spot, so the string is read once, and errors come out
     /// at the same offsets, in the same order, as a byte-at-a-time scan would find them.
     #[inline(never)]
-    fn string_from(&mut self, start: usize, mut i: usize) -> Result<StrSpan, ScanError> {
+    fn string_from(&mut self, start: usize, mut i: usize, bulk_at: usize) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
         let mut escaped = false;
         loop {
@@ -515,8 +520,12 @@ impl<'a> Scanner<'a> {
                             return Err(e);
                         }
                     }
+                    if !find::COMPACT && i >= bulk_at {
+                        return self.string_bulk(start, i, escaped);
+                    }
                 }
                 Some(0x80..=0xFF) => match utf8_run(buf, i) {
+                    Ok(next) if !find::COMPACT && next >= bulk_at => return self.string_bulk(start, next, escaped),
                     Ok(next) => i = next,
                     Err(at) => {
                         self.pos = at;
@@ -823,24 +832,31 @@ mod tests {
         b"\xf4\x90\x80\x80",
     ];
 
-    /// Every piece at every offset of bodies up to 96 bytes (every position modulo 32, so
-    /// across every word and block boundary), alone, next to a multi-byte character, and
-    /// cut short at every length: the bulk path answers exactly as the byte-at-a-time
-    /// scan does (the same span, or the same error at the same offset).
+    /// Every piece at every offset of bodies up to 112 bytes (every position modulo 32
+    /// before and after the switch to the bulk path at `BULK_AFTER`, across every word and
+    /// block boundary), alone, next to a multi-byte character or an escape, and cut short
+    /// at every length: the bulk path answers exactly as the byte-at-a-time scan does (the
+    /// same span, or the same error at the same offset).
     #[test]
     fn bulk_strings_agree_with_the_byte_at_a_time_scan() {
         let answer = |text: &[u8], bulk: bool| {
             let mut s = Scanner::new(text);
-            let got = if bulk { s.string() } else { s.string_from(1, 1) };
+            let got = if bulk { s.string() } else { s.string_from(1, 1, usize::MAX) };
             (got.map(|span| (span.start, span.end, span.escaped)), s.pos)
         };
         let mut checked = 0;
-        for len in 0..96 {
+        for len in 0..112 {
             for piece in PIECES {
                 for at in 0..=len {
-                    for neighbour in [&b""[..], "ü".as_bytes(), "日".as_bytes(), b"\\t"] {
+                    for neighbour in [&b""[..], "ü".as_bytes(), "日".as_bytes(), b"\\t", b"\\u0041"] {
                         let mut text = vec![b'"'];
                         text.extend((0..len).map(|k| b'a' + (k % 26) as u8));
+                        // A stop past `BULK_AFTER` in half the cases, so that the
+                        // pieces after it are checked by the bulk path.
+                        if len % 2 == 1 && len > 70 && at > 70 {
+                            text[68] = b'\\';
+                            text[69] = b'n';
+                        }
                         let tail = text.split_off(1 + at);
                         text.extend_from_slice(neighbour);
                         text.extend_from_slice(piece);
@@ -858,7 +874,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 400_000);
+        assert!(checked > 600_000);
     }
 
     #[test]
