@@ -62,7 +62,7 @@ pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
 /// scanner checked them already, but only a check makes a `&str`). Long texts (tool
 /// results, resource contents) are checked with SIMD where [`utf8_valid`] is; short ones,
 /// and every text in the compact build, by `core`.
-#[inline]
+#[inline(always)]
 pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
     #[cfg(all(
         any(target_arch = "x86_64", target_arch = "aarch64"),

@@ -423,7 +423,7 @@ impl<'a> Scanner<'a> {
                 self.pos = end + 1;
                 Ok(StrSpan { start, end, escaped: false })
             }
-            Err(from) => self.string_from(start, from, start.saturating_add(BULK_AFTER)),
+            Err(from) => self.string_from::<{ !find::COMPACT }>(start, from),
         }
     }
 
@@ -461,9 +461,9 @@ impl<'a> Scanner<'a> {
                         escaped = true;
                         i = next;
                     }
-                    None => return self.string_from(start, start, usize::MAX),
+                    None => return self.string_from::<false>(start, start),
                 },
-                _ => return self.string_from(start, start, usize::MAX),
+                _ => return self.string_from::<false>(start, start),
             }
         };
         match buf.get(from..end) {
@@ -471,7 +471,7 @@ impl<'a> Scanner<'a> {
                 self.pos = end + 1;
                 Ok(StrSpan { start, end, escaped })
             }
-            _ => self.string_from(start, start, usize::MAX),
+            _ => self.string_from::<false>(start, start),
         }
     }
 
@@ -488,7 +488,7 @@ impl<'a> Scanner<'a> {
     ))]
     #[inline(always)]
     fn string_bulk(&mut self, start: usize, _from: usize, _escaped: bool) -> Result<StrSpan, ScanError> {
-        self.string_from(start, start, usize::MAX)
+        self.string_from::<false>(start, start)
     }
 
     /// The rest of a string whose body starts at `start`, from `i` on (nothing between
@@ -499,9 +499,14 @@ impl<'a> Scanner<'a> {
     /// searches, one at a time with the compact ones). A non-ASCII byte starts a run of
     /// UTF-8 sequences checked on the spot, so the string is read once, and errors come out
     /// at the same offsets, in the same order, as a byte-at-a-time scan would find them.
+    /// With `BULK` (the wide searches), a string still going past its first
+    /// [`BULK_AFTER`] bytes is handed to [`string_bulk`](Self::string_bulk) at its next
+    /// stop; without, it is read to its end here (the compact build, and the exact second
+    /// look at a string the bulk path refused).
     #[inline(never)]
-    fn string_from(&mut self, start: usize, mut i: usize, bulk_at: usize) -> Result<StrSpan, ScanError> {
+    fn string_from<const BULK: bool>(&mut self, start: usize, mut i: usize) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
+        let bulk_at = if BULK { start.saturating_add(BULK_AFTER) } else { usize::MAX };
         let mut escaped = false;
         loop {
             i = find::next_text_stop(buf, i);
@@ -520,12 +525,12 @@ impl<'a> Scanner<'a> {
                             return Err(e);
                         }
                     }
-                    if !find::COMPACT && i >= bulk_at {
+                    if BULK && i >= bulk_at {
                         return self.string_bulk(start, i, escaped);
                     }
                 }
                 Some(0x80..=0xFF) => match utf8_run(buf, i) {
-                    Ok(next) if !find::COMPACT && next >= bulk_at => return self.string_bulk(start, next, escaped),
+                    Ok(next) if BULK && next >= bulk_at => return self.string_bulk(start, next, escaped),
                     Ok(next) => i = next,
                     Err(at) => {
                         self.pos = at;
@@ -841,7 +846,7 @@ mod tests {
     fn bulk_strings_agree_with_the_byte_at_a_time_scan() {
         let answer = |text: &[u8], bulk: bool| {
             let mut s = Scanner::new(text);
-            let got = if bulk { s.string() } else { s.string_from(1, 1, usize::MAX) };
+            let got = if bulk { s.string() } else { s.string_from::<false>(1, 1) };
             (got.map(|span| (span.start, span.end, span.escaped)), s.pos)
         };
         let mut checked = 0;

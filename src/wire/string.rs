@@ -256,8 +256,11 @@ impl<'a> Iterator for Fragments<'a> {
         if first != b'\\' || self.plain {
             let run = if self.plain { rest.len() } else { rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len()) };
             self.rest = &rest[run..];
-            if let Some(t) = super::find::to_str(&rest[..run]) {
-                return Some(Fragment::Text(t));
+            // (With SIMD where there is some; the compact build keeps one check.)
+            if !super::find::COMPACT {
+                if let Some(t) = super::find::to_str(&rest[..run]) {
+                    return Some(Fragment::Text(t));
+                }
             }
             return match core::str::from_utf8(&rest[..run]) {
                 Ok(t) => Some(Fragment::Text(t)),
