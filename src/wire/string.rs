@@ -257,10 +257,10 @@ impl<'a> Iterator for Fragments<'a> {
             let run = if self.plain { rest.len() } else { rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len()) };
             self.rest = &rest[run..];
             // (With SIMD where there is some; the compact build keeps one check.)
-            if !super::find::COMPACT {
-                if let Some(t) = super::find::to_str(&rest[..run]) {
-                    return Some(Fragment::Text(t));
-                }
+            if !super::find::COMPACT
+                && let Some(t) = super::find::to_str(&rest[..run])
+            {
+                return Some(Fragment::Text(t));
             }
             return match core::str::from_utf8(&rest[..run]) {
                 Ok(t) => Some(Fragment::Text(t)),
