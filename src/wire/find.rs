@@ -18,6 +18,12 @@
 //!   short; the byte loops are a fraction of the size and scan about as fast as the words
 //!   would on such a core.
 //!
+//! With the wide searches, a string that goes on past its first 64 bytes is validated in
+//! bulk (`Scanner::string_bulk`): the scan stops only at quotes, backslashes and control
+//! characters, and the body is checked as UTF-8 once, by [`utf8_valid`] (simdutf8: AVX2 or
+//! SSE4.2 detected at run time under `std`, NEON on aarch64, `core` elsewhere). The same
+//! check makes `&str`s of validated spans ([`to_str`]). The compact build links neither.
+//!
 //! Building with `--cfg mcp_sansio_compact` (`RUSTFLAGS="--cfg mcp_sansio_compact"`)
 //! selects the compact searches on any target: that is how the tests, the differential
 //! test against serde_json and the fuzz targets cover them on a host, and how a part that
