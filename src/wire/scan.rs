@@ -506,7 +506,6 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn string_from<const BULK: bool>(&mut self, start: usize, mut i: usize) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
-        let bulk_at = if BULK { start.saturating_add(BULK_AFTER) } else { usize::MAX };
         let mut escaped = false;
         loop {
             i = find::next_text_stop(buf, i);
@@ -525,12 +524,12 @@ impl<'a> Scanner<'a> {
                             return Err(e);
                         }
                     }
-                    if BULK && i >= bulk_at {
+                    if BULK && i - start >= BULK_AFTER {
                         return self.string_bulk(start, i, escaped);
                     }
                 }
                 Some(0x80..=0xFF) => match utf8_run(buf, i) {
-                    Ok(next) if BULK && next >= bulk_at => return self.string_bulk(start, next, escaped),
+                    Ok(next) if BULK && next - start >= BULK_AFTER => return self.string_bulk(start, next, escaped),
                     Ok(next) => i = next,
                     Err(at) => {
                         self.pos = at;
