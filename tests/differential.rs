@@ -1246,3 +1246,76 @@ fn serde_json_behaves_as_assumed() {
     let Members(m) = serde_json::from_slice(dup).unwrap();
     assert_eq!(m.len(), 2);
 }
+
+/// The pieces string bodies are made of in `strings_at_every_offset_agree_with_serde_json`:
+/// escapes valid and not, control characters, multi-byte characters, broken UTF-8.
+const STRING_PIECES: [&[u8]; 22] = [
+    b"\\\"",
+    b"\\\\",
+    b"\\n",
+    b"\\u00e9",
+    b"\\ud83d\\ude00",
+    b"\\x",
+    b"\\u12G4",
+    b"\\ud83d",
+    b"\\ude00",
+    b"\\",
+    b"\x00",
+    b"\x1f",
+    b"\t",
+    b"\x7f",
+    "é".as_bytes(),
+    "€".as_bytes(),
+    "😀".as_bytes(),
+    b"\x80",
+    b"\xe2\x82",
+    b"\xc0\xaf",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+];
+
+/// The scanner's string paths (the bulk one of the wide searches and the byte-at-a-time
+/// one, see src/wire/scan.rs) against serde_json: every piece at every offset of bodies up
+/// to 112 bytes (every position modulo 32, before and after the scanner's switch to its
+/// bulk path at 64 bytes, across every word and block boundary), next to
+/// a multi-byte character or an escape, whole and cut short. Accepted strings must also
+/// unescape to serde_json's text.
+#[test]
+fn strings_at_every_offset_agree_with_serde_json() {
+    let mut scratch = vec![0u8; 256];
+    let mut checked = 0;
+    for len in 0..112 {
+        for piece in STRING_PIECES {
+            for at in 0..=len {
+                for neighbour in [&b""[..], "ü".as_bytes(), "日本".as_bytes(), b"\\t", b"\\u0041"] {
+                    let mut body: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                    let tail = body.split_off(at);
+                    body.extend_from_slice(neighbour);
+                    body.extend_from_slice(piece);
+                    body.extend_from_slice(&tail);
+                    let mut text = b"[\"".to_vec();
+                    text.extend_from_slice(&body);
+                    text.extend_from_slice(b"\",1]");
+                    let ours = validate(&text, ScanConfig::default()).is_ok();
+                    let theirs = serde_json::from_slice::<(String, u8)>(&text);
+                    assert_eq!(ours, theirs.is_ok(), "{:?}: {theirs:?}", String::from_utf8_lossy(&text));
+                    if let Ok((want, _)) = theirs {
+                        let raw = mcp_sansio::wire::RawJson::parse(&text).unwrap();
+                        let first = raw.elements().next().unwrap();
+                        let got = first.as_str().unwrap().to_str(&mut scratch).unwrap().to_string();
+                        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
+                    }
+                    if at % 5 == 0 {
+                        for cut in 2..text.len() {
+                            let short = &text[..cut];
+                            assert!(validate(short, ScanConfig::default()).is_err(), "{short:02x?}");
+                            assert!(serde_json::from_slice::<Value>(short).is_err());
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 300_000);
+}

@@ -134,11 +134,11 @@ impl<'a, 's> Deserializer<'a, 's> {
     /// The body of a string without escapes, as text.
     fn text(&mut self, span: StrSpan) -> Option<&'a str> {
         if self.input.len() > WHOLE_TEXT || !super::find::VECTOR {
-            return core::str::from_utf8(self.input.get(span.start..span.end)?).ok();
+            return super::find::to_str(self.input.get(span.start..span.end)?);
         }
         let text = match self.text {
             Some(t) => t,
-            None => *self.text.insert(core::str::from_utf8(self.input).ok()?),
+            None => *self.text.insert(super::find::to_str(self.input)?),
         };
         text.get(span.start..span.end)
     }
@@ -688,8 +688,7 @@ impl<'de> de::Deserializer<'de> for EscapedStr<'de> {
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor
-            .visit_borrowed_str(core::str::from_utf8(self.0.raw()).map_err(|_| Error(DecodeErrorKind::InvalidValue))?)
+        visitor.visit_borrowed_str(super::find::to_str(self.0.raw()).ok_or(Error(DecodeErrorKind::InvalidValue))?)
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -18,6 +18,12 @@
 //!   short; the byte loops are a fraction of the size and scan about as fast as the words
 //!   would on such a core.
 //!
+//! With the wide searches, a string that goes on past its first 64 bytes is validated in
+//! bulk (`Scanner::string_bulk`): the scan stops only at quotes, backslashes and control
+//! characters, and the body is checked as UTF-8 once, by [`utf8_valid`] (simdutf8: AVX2 or
+//! SSE4.2 detected at run time under `std`, NEON on aarch64, `core` elsewhere). The same
+//! check makes `&str`s of validated spans ([`to_str`]). The compact build links neither.
+//!
 //! Building with `--cfg mcp_sansio_compact` (`RUSTFLAGS="--cfg mcp_sansio_compact"`)
 //! selects the compact searches on any target: that is how the tests, the differential
 //! test against serde_json and the fuzz targets cover them on a host, and how a part that
@@ -34,6 +40,65 @@ pub(crate) const fn is_text_stop(b: u8) -> bool {
 #[inline(always)]
 pub(crate) const fn is_escape_stop(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Whether `bytes` is well-formed UTF-8: with SIMD where the target has it (simdutf8:
+/// AVX2 or SSE4.2 detected at run time under `std`, NEON on aarch64), `core`'s validator
+/// elsewhere. ASCII text, the common case, is answered by `is_ascii` before either.
+///
+/// For the validator's bulk path (see `Scanner::string`): a string body holds whole
+/// characters only if every maximal run of non-ASCII bytes in it does, so checking the
+/// body at once checks exactly what checking run by run would.
+#[cfg(not(any(
+    mcp_sansio_compact,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128",
+        target_pointer_width = "64",
+        target_arch = "wasm32"
+    ))
+)))]
+#[inline]
+pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
+    to_str(bytes).is_some()
+}
+
+/// `bytes` as text, if it is UTF-8: how validated spans become `&str` in safe code (the
+/// scanner checked them already, but only a check makes a `&str`). Long texts (tool
+/// results, resource contents) are checked with SIMD where [`utf8_valid`] is; short ones,
+/// and every text in the compact build, by `core`.
+#[inline(always)]
+pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
+    #[cfg(all(
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(any(
+            mcp_sansio_compact,
+            not(any(
+                target_feature = "sse2",
+                target_feature = "neon",
+                target_feature = "simd128",
+                target_pointer_width = "64",
+                target_arch = "wasm32"
+            ))
+        ))
+    ))]
+    let text = simdutf8::basic::from_utf8(bytes).ok();
+    #[cfg(not(all(
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(any(
+            mcp_sansio_compact,
+            not(any(
+                target_feature = "sse2",
+                target_feature = "neon",
+                target_feature = "simd128",
+                target_pointer_width = "64",
+                target_arch = "wasm32"
+            ))
+        ))
+    )))]
+    let text = core::str::from_utf8(bytes).ok();
+    text
 }
 
 /// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
@@ -90,7 +155,9 @@ mod compact;
         target_arch = "wasm32"
     ))
 )))]
-pub(crate) use wide::{closing_quote, has_backslash, next_escape, next_text_stop, plain_prefix, short_string};
+pub(crate) use wide::{
+    closing_quote, has_backslash, next_escape, next_escape_inlined, next_text_stop, plain_prefix, short_string,
+};
 
 #[cfg(any(
     mcp_sansio_compact,

@@ -113,7 +113,7 @@ impl<'de> de::Deserializer<'de> for SpanValue<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let text = core::str::from_utf8(self.0).map_err(|_| Error(DecodeErrorKind::InvalidValue))?;
+        let text = super::find::to_str(self.0).ok_or(Error(DecodeErrorKind::InvalidValue))?;
         visitor.visit_borrowed_str(text)
     }
 

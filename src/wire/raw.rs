@@ -84,7 +84,7 @@ impl<'a> RawJson<'a> {
 
     /// The value's text as `&str` (validated JSON is always UTF-8).
     pub fn as_text(&self) -> &'a str {
-        core::str::from_utf8(self.bytes).unwrap_or_default()
+        super::find::to_str(self.bytes).unwrap_or_default()
     }
 
     /// The value's type.

@@ -106,7 +106,7 @@ impl<'a> JsonStr<'a> {
 
     /// The text without copying, when the wire form has no escapes.
     pub fn as_plain(&self) -> Option<&'a str> {
-        if self.escaped { None } else { core::str::from_utf8(self.raw).ok() }
+        if self.escaped { None } else { super::find::to_str(self.raw) }
     }
 
     /// The text as runs of literal text and escaped characters.
@@ -256,6 +256,12 @@ impl<'a> Iterator for Fragments<'a> {
         if first != b'\\' || self.plain {
             let run = if self.plain { rest.len() } else { rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len()) };
             self.rest = &rest[run..];
+            // (With SIMD where there is some; the compact build keeps one check.)
+            if !super::find::COMPACT
+                && let Some(t) = super::find::to_str(&rest[..run])
+            {
+                return Some(Fragment::Text(t));
+            }
             return match core::str::from_utf8(&rest[..run]) {
                 Ok(t) => Some(Fragment::Text(t)),
                 // Only reachable for text that bypassed validation: degrade, never panic.

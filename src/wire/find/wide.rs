@@ -202,7 +202,15 @@ pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
 /// The offset of the first byte at or after `i` that must be escaped in a string literal,
 /// or `buf.len()`.
 #[inline]
-pub(crate) fn next_escape(buf: &[u8], mut i: usize) -> usize {
+pub(crate) fn next_escape(buf: &[u8], i: usize) -> usize {
+    next_escape_inlined(buf, i)
+}
+
+/// [`next_escape`], inlined into its caller: for the validator's bulk string loop (see
+/// `Scanner::string_bulk`), which calls it once per escape, so that its constants stay
+/// in registers across the loop.
+#[inline(always)]
+pub(crate) fn next_escape_inlined(buf: &[u8], mut i: usize) -> usize {
     loop {
         match word(buf, i) {
             Some(w) => {
