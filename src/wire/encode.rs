@@ -726,39 +726,36 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
             firsts |= 1 << (b & 127);
         }
     }
-    let mut at = 0;
-    while let Some(q) = next_quote(json, at) {
+    // Whether the quote at `q` opens one of the names.
+    let named = |q: usize| {
         let rest = json.get(q + 1..).unwrap_or_default();
-        if rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
+        rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
             && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
-        {
-            return true;
-        }
-        at = q + 1;
-    }
-    false
-}
-
-/// The offset of the next `"` from `i`: blocks without one skipped, then eight bytes at a
-/// time.
-#[inline]
-fn next_quote(buf: &[u8], mut i: usize) -> Option<usize> {
+    };
+    let mut at = 0;
     // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
-    // there (see `find`); elsewhere eight bytes at a time: quotes are close together in
-    // JSON, so words, not blocks.
+    // there (see `find`); elsewhere eight bytes at a time, every quote of a word taken
+    // from its mask (quotes are close together in JSON: one search per quote, as this
+    // did before, cost a loop entry and its bounds checks per quote, on every stateless
+    // request and result).
     if !super::find::COMPACT {
-        const LO: u64 = 0x0101_0101_0101_0101;
-        const HI: u64 = 0x8080_8080_8080_8080;
-        while let Some(chunk) = buf.get(i..i.saturating_add(8)).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-            let x = u64::from_le_bytes(chunk) ^ (LO * u64::from(b'"'));
-            let m = x.wrapping_sub(LO) & !x & HI;
-            if m != 0 {
-                return Some(i + (m.trailing_zeros() / 8) as usize);
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const QUOTES: u64 = 0x2222_2222_2222_2222;
+        let mut words = json.chunks_exact(8);
+        for word in words.by_ref() {
+            let x = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default()) ^ QUOTES;
+            // The high bit of each byte that was a quote, exactly (no borrow between bytes).
+            let mut quotes = !(((x & LOW7) + LOW7) | x | LOW7);
+            while quotes != 0 {
+                if named(at + (quotes.trailing_zeros() / 8) as usize) {
+                    return true;
+                }
+                quotes &= quotes - 1;
             }
-            i += 8;
+            at += 8;
         }
     }
-    buf.get(i..)?.iter().position(|&b| b == b'"').map(|p| i + p)
+    json.get(at..).unwrap_or_default().iter().enumerate().any(|(i, &b)| b == b'"' && named(at + i))
 }
 
 /// How many bytes `value` serializes to, counted without being stored.
@@ -954,6 +951,43 @@ impl Drop for BatchWriter<'_, '_> {
 mod tests {
     use super::*;
     use crate::wire::RequestId;
+
+    /// `may_have_member` against the plain reading of its contract (a quote, the name, a
+    /// quote, anywhere), with the name at every offset of the eight-byte words and across
+    /// their edges, next to quotes and bytes that the word search must not take for one
+    /// (`#` is a quote plus one, `\xa2` a quote with the high bit set).
+    #[test]
+    fn may_have_member_finds_every_quoted_name() {
+        let names: [&[u8]; 2] = [b"_meta", b"resultType"];
+        let contains = |hay: &[u8], n: &[u8]| {
+            hay.windows(n.len() + 2).any(|w| w[0] == b'"' && w[n.len() + 1] == b'"' && &w[1..=n.len()] == n)
+        };
+        let fillers: [&[u8]; 5] = [b"x", b"\"\"", b"#", "\u{a2}".as_bytes(), b"\"_met\""];
+        let mut cases = 0;
+        for pad in 0..20 {
+            for filler in fillers {
+                for tail in [&b""[..], b"\"", b"\"r", b"#\"_meta"] {
+                    for name in [&b"_meta"[..], b"resultType", b"_metas", b"result", b"_me"] {
+                        let mut json = Vec::new();
+                        for _ in 0..pad {
+                            json.extend_from_slice(filler);
+                        }
+                        json.push(b'"');
+                        json.extend_from_slice(name);
+                        json.push(b'"');
+                        json.extend_from_slice(tail);
+                        let want = names.iter().any(|n| contains(&json, n));
+                        assert_eq!(may_have_member(&json, &names), want, "{:?}", String::from_utf8_lossy(&json));
+                        assert!(!may_have_member(&json, &[]));
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, 2000);
+        assert!(!may_have_member(br#"{"content":[{"type":"text","text":"hello world"}],"isError":false}"#, &names));
+        assert!(may_have_member(br#"{"content":[],"_meta":{}}"#, &names));
+    }
 
     #[test]
     fn every_frame_kind() {
