@@ -719,17 +719,18 @@ pub(crate) struct Plan {
 /// `false` means certainly not, so that an [`Amend`] can skip walking the object. A
 /// quick pass over the bytes: each quote is followed by a name and a closing quote?
 pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
-    // The names' first bytes, to look at most quotes no further.
-    let mut firsts = 0u128;
+    // The names' first bytes (folded onto 64 bits: a word, not a pair of them, and a
+    // collision only costs a comparison), to look at most quotes no further.
+    let mut firsts = 0u64;
     for n in names {
         if let Some(&b) = n.first() {
-            firsts |= 1 << (b & 127);
+            firsts |= 1 << (b & 63);
         }
     }
     // Whether the quote at `q` opens one of the names.
     let named = |q: usize| {
         let rest = json.get(q + 1..).unwrap_or_default();
-        rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
+        rest.first().is_some_and(|&b| firsts & (1 << (b & 63)) != 0)
             && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
     };
     let mut at = 0;
