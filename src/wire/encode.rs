@@ -735,23 +735,35 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
     };
     let mut at = 0;
     // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
-    // there (see `find`); elsewhere eight bytes at a time, every quote of a word taken
-    // from its mask (quotes are close together in JSON: one search per quote, as this
-    // did before, cost a loop entry and its bounds checks per quote, on every stateless
-    // request and result).
-    if !super::find::COMPACT {
+    // there (see `find`); elsewhere eight positions at a time: the word at `at` says
+    // where the quotes are, the word at `at + 1` which bytes follow them, and only a
+    // quote followed by a name's first byte is looked at further (quotes are close
+    // together in JSON; the names are rare: most words cost a few masks and no branch).
+    // The first bytes of up to four names, each repeated over a word (more names, or an
+    // empty one: the byte loop below does it all).
+    let mut patterns = [0u64; 4];
+    let wide = !super::find::COMPACT && names.len() <= patterns.len() && names.iter().all(|n| !n.is_empty());
+    if wide {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        for (i, p) in patterns.iter_mut().enumerate() {
+            // Unused entries repeat the first name's byte.
+            let n = names.get(i).or(names.first()).and_then(|n| n.first());
+            *p = LO * u64::from(n.copied().unwrap_or(b'"'));
+        }
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const QUOTES: u64 = 0x2222_2222_2222_2222;
-        let mut words = json.chunks_exact(8);
-        for word in words.by_ref() {
-            let x = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default()) ^ QUOTES;
-            // The high bit of each byte that was a quote, exactly (no borrow between bytes).
-            let mut quotes = !(((x & LOW7) + LOW7) | x | LOW7);
-            while quotes != 0 {
-                if named(at + (quotes.trailing_zeros() / 8) as usize) {
+        // The high bit of each byte where `x` is zero, exactly (no borrow between bytes).
+        let zero = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+        let word =
+            |i: usize| json.get(i..i + 8).map(|w| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or_default()));
+        let [p0, p1, p2, p3] = patterns;
+        while let (Some(here), Some(next)) = (word(at), word(at + 1)) {
+            let follows = zero(next ^ p0) | zero(next ^ p1) | zero(next ^ p2) | zero(next ^ p3);
+            let mut candidates = zero(here ^ (LO * u64::from(b'"'))) & follows;
+            while candidates != 0 {
+                if named(at + (candidates.trailing_zeros() / 8) as usize) {
                     return true;
                 }
-                quotes &= quotes - 1;
+                candidates &= candidates - 1;
             }
             at += 8;
         }
