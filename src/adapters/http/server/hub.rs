@@ -244,7 +244,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         self.awake -= 1;
         let a = *a;
         let (rx, tx) = a.endpoint.into_buffers();
-        self.pool.give(rx, tx, a.streams.into_store());
+        self.pool.give(rx, tx, a.streams.into_store(), self.awake);
         true
     }
 
@@ -253,7 +253,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             let mut a = *a;
             a.tickets.cancel_all();
             let (rx, tx) = a.endpoint.into_buffers();
-            self.pool.give(rx, tx, a.streams.into_store());
+            self.pool.give(rx, tx, a.streams.into_store(), self.awake);
         }
     }
 
