@@ -494,3 +494,33 @@ fn a_result_that_does_not_fit_now_waits_and_goes_out_later() {
         .collect();
     assert_eq!(texts, [3000, 3000]);
 }
+
+/// `info_json` renders what the typed info writes, and an endpoint configured with it
+/// answers exactly as one that serializes the typed info (escapes included).
+#[test]
+fn the_rendered_info_is_what_the_typed_info_writes() {
+    let s = server().info(mcp_sansio::mcp::Implementation::new("wea\"ther", "2.0"));
+    let info = s.info_json();
+    assert_eq!(serde_json::from_slice::<Value>(&info).unwrap(), json!({"name":"wea\"ther","version":"2.0"}));
+    let answer = |config: Config<'_>| {
+        let (mut rx, mut tx) = (vec![0u8; 4096], vec![0u8; 4096]);
+        let mut ep: Endpoint<'_, 2, 2> = Endpoint::new(config, &mut rx, &mut tx, Instant::ZERO).unwrap();
+        let line = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+"#;
+        assert_eq!(ep.handle_input(Instant::ZERO, line), line.len());
+        let mut sent = Vec::new();
+        loop {
+            match ep.poll_output() {
+                Output::Transmit(bytes) => sent.extend_from_slice(&bytes),
+                Output::Idle { .. } => break,
+                Output::Event(_) => {}
+            }
+        }
+        sent
+    };
+    let typed = answer(s.config());
+    let needle = br#""serverInfo":{"name":"wea\"ther","version":"2.0"}"#;
+    assert!(typed.windows(needle.len()).any(|w| w == needle), "{}", String::from_utf8_lossy(&typed));
+    assert_eq!(answer(s.config_with_info(&info)), typed);
+    assert!(s.config_with_info(&info).info.as_json().is_some());
+}

@@ -108,7 +108,10 @@ pub fn handler(opts: &Options) -> std::io::Result<(Handler, mcp_sansio::session:
     let pool = WorkerPool::new(opts.workers)?;
     let notifier = Notifier::new();
     let server = server(opts.page_size, pool);
-    let mut config = server.config();
+    // The server's info rendered once, so that results copy it rather than serialize it
+    // (every 2026-07-28 result carries it); the configuration lives as long as the process.
+    let info: &'static [u8] = Box::leak(server.info_json().into_boxed_slice());
+    let mut config = server.config_with_info(info);
     config = config.instructions(INSTRUCTIONS);
     let app = App {
         notifier: notifier.clone(),

@@ -473,7 +473,7 @@ impl LineState {
 
     fn find_newline(&mut self, buf: &[u8]) -> Option<usize> {
         let from = self.scanned.max(self.head);
-        match buf[from..self.tail].iter().position(|&b| b == b'\n') {
+        match newline_in(&buf[from..self.tail]) {
             Some(i) => Some(from + i),
             None => {
                 self.scanned = self.tail;
@@ -483,12 +483,54 @@ impl LineState {
     }
 }
 
+/// The offset of the first `\n` in `bytes`. Every byte of every message passes through
+/// here: eight bytes at a time except on compact builds (small 32-bit targets, where code
+/// size matters more), as the JSON scanner does (`wire::find`).
+fn newline_in(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    if !crate::wire::COMPACT {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        for word in bytes.chunks_exact(8) {
+            let x = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default()) ^ (LO * u64::from(b'\n'));
+            // The lowest flagged byte is exact (a borrow only runs upwards from it).
+            let found = x.wrapping_sub(LO) & !x & HI;
+            if found != 0 {
+                return Some(at + (found.trailing_zeros() / 8) as usize);
+            }
+            at += 8;
+        }
+    }
+    bytes.get(at..)?.iter().position(|&b| b == b'\n').map(|i| at + i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::vec::Vec;
 
     type Event = Result<Vec<u8>, LineError>;
+
+    /// The word-at-a-time search finds the first line feed at every offset of a word and
+    /// of the tail, behind bytes a borrow could confuse with one (`\x0b` is a line feed
+    /// plus one) and other line feeds, and nothing where there is none.
+    #[test]
+    fn newline_in_finds_the_first_line_feed() {
+        for len in 0..40 {
+            for filler in [b'x', 0x0b, 0x8a, b'\r'] {
+                let mut bytes = std::vec![filler; len];
+                assert_eq!(newline_in(&bytes), None);
+                for at in 0..len {
+                    bytes[at] = b'\n';
+                    if at + 1 < len {
+                        bytes[len - 1] = b'\n';
+                    }
+                    assert_eq!(newline_in(&bytes), Some(at), "len {len}, at {at}, filler {filler:#x}");
+                    bytes.fill(filler);
+                }
+            }
+        }
+    }
 
     fn run(cap: usize, chunks: &[&[u8]], close: bool) -> Vec<Event> {
         let mut buf = std::vec![0u8; cap];

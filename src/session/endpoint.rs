@@ -115,6 +115,15 @@ impl<'a, const OUT: usize, const IN: usize, E: Profile> Endpoint<'a, OUT, IN, &'
     }
 }
 
+/// The room a configuration needs, as an endpoint's construction measured it (see
+/// `Endpoint::with_buffers_reserved`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) struct Reserves {
+    identity_len: usize,
+    first_reserve: usize,
+}
+
 impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, OUT, IN, B, E> {
     /// Creates an endpoint over two buffers of any storage: lent slices, arrays, or
     /// (with `alloc`) `Vec<u8>`/`Box<[u8]>` it owns, so that it can be kept without a
@@ -132,6 +141,42 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         let mut endpoint = Self::fresh(config, rx, tx, now);
         endpoint.prepare()?;
         Ok(endpoint)
+    }
+
+    /// As [`with_buffers`](Self::with_buffers), with the reserves an endpoint made from
+    /// the same configuration found ([`reserves`](Self::reserves)): they are not measured
+    /// again (six frames written and cleared). For the HTTP adapter, which makes an
+    /// endpoint from one configuration for every stateless POST. Reserves from another
+    /// configuration give wrong room checks (refusals where there was room, or a reply
+    /// that waits), never anything worse.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn with_buffers_reserved(
+        config: Config<'a>,
+        rx: B,
+        tx: B,
+        now: Instant,
+        reserves: Reserves,
+    ) -> Result<Self, ConfigError> {
+        Self::check_config(&config, rx.as_ref().len())?;
+        let mut endpoint = Self::fresh(config, rx, tx, now);
+        endpoint.core.identity_len = reserves.identity_len;
+        endpoint.core.first_reserve = reserves.first_reserve;
+        if endpoint.core.tx.capacity() < reserves.first_reserve {
+            return Err(ConfigError::TxTooSmall { needed: reserves.first_reserve });
+        }
+        if endpoint.core.role() == Role::Client {
+            // A client opens with a request of its own: made the usual way.
+            let (rx, tx) = endpoint.into_buffers();
+            return Self::with_buffers(config, rx, tx, now);
+        }
+        Ok(endpoint)
+    }
+
+    /// What this endpoint's construction measured of its configuration, for
+    /// [`with_buffers_reserved`](Self::with_buffers_reserved).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn reserves(&self) -> Reserves {
+        Reserves { identity_len: self.core.identity_len, first_reserve: self.core.first_reserve }
     }
 
     /// Creates an endpoint in `place` (an `Option` in a static, say) and returns it
@@ -697,5 +742,51 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
                 Event::Request(IncomingRequest { id, method, params, responder: self.responder(Some(slot), serial) })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod reserves_tests {
+    use super::*;
+    use crate::wire::RawJson;
+
+    /// Long enough to make the initialize result the largest reply (over the reserve).
+    const INSTRUCTIONS: &str = concat!(
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789",
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789",
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789",
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789",
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789",
+    );
+
+    fn config() -> Config<'static> {
+        Config::new(Role::Server, RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap())
+            .capabilities(RawJson::parse(br#"{"tools":{}}"#).unwrap())
+            .instructions(INSTRUCTIONS)
+    }
+
+    /// An endpoint made with the reserves another one measured has the same reserves,
+    /// and a transmit buffer too small for them is refused as when they are measured.
+    #[test]
+    fn reserves_measured_once_hold_for_the_next_endpoint() {
+        let measured: Endpoint<'static, 2, 2, [u8; 1024]> =
+            Endpoint::with_buffers(config(), [0; 1024], [0; 1024], Instant::ZERO).unwrap();
+        let reserves = measured.reserves();
+        assert!(reserves.identity_len > 0 && reserves.first_reserve > config().reply_reserve);
+        let again: Endpoint<'static, 2, 2, [u8; 1024]> =
+            Endpoint::with_buffers_reserved(config(), [0; 1024], [0; 1024], Instant::ZERO, reserves).unwrap();
+        assert_eq!(again.reserves(), reserves);
+        let small = |r: Option<Reserves>| {
+            let tx = [0u8; 1024];
+            let tx = &mut { tx }[..reserves.first_reserve - 1];
+            let mut rx = [0u8; 1024];
+            let built: Result<Endpoint<'_, 2, 2>, _> = match r {
+                Some(r) => Endpoint::with_buffers_reserved(config(), &mut rx[..], tx, Instant::ZERO, r),
+                None => Endpoint::with_buffers(config(), &mut rx[..], tx, Instant::ZERO),
+            };
+            built.err()
+        };
+        assert_eq!(small(Some(reserves)), small(None));
+        assert!(matches!(small(None), Some(ConfigError::TxTooSmall { .. })));
     }
 }

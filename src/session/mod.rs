@@ -113,6 +113,8 @@ pub use config::{
     DEFAULT_REPLY_RESERVE, DEFAULT_REQUEST_TIMEOUT, Era, Info, Keepalive, Overflow, RequestOptions,
 };
 pub use cursors::{CURSOR_LEN, Cursor, CursorCodec, CursorError, Page, PageParams, PageWalker, PaginationError};
+#[cfg(feature = "http")]
+pub(crate) use endpoint::Reserves;
 pub use endpoint::{Endpoint, MIN_RX_BUFFER, State};
 pub use event::{
     CloseReason, Event, IncomingNotification, IncomingRequest, Misbehavior, Output, RefuseReason, ResultProblem,

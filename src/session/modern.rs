@@ -16,7 +16,7 @@
 //! not a handshake-era one.
 
 use crate::mcp::{CapabilitySet, LoggingLevel, ProtocolVersion, VersionSet, meta_keys};
-use crate::wire::{JsonKind, JsonStr, RawJson};
+use crate::wire::{JsonKind, JsonStr, ObjectMembers, RawJson};
 
 /// The tasks extension's identifier (`capabilities.extensions` key).
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -145,11 +145,13 @@ pub(crate) enum Fault<'a> {
 
 /// Whether a request carries the stateless `_meta` (its version key).
 pub(crate) fn has_envelope(params: Option<RawJson<'_>>) -> bool {
-    meta_of(params).is_some_and(|m| m.contains_key(meta_keys::PROTOCOL_VERSION))
+    meta_of(params).is_some_and(|mut m| m.any(|(key, _)| key.eq_str(meta_keys::PROTOCOL_VERSION)))
 }
 
-fn meta_of(params: Option<RawJson<'_>>) -> Option<RawJson<'_>> {
-    params?.get("_meta").filter(RawJson::is_object)
+/// The members of `params._meta` (none if it is not an object), read in the same walk
+/// that finds it: every stateless request is read through here.
+fn meta_of(params: Option<RawJson<'_>>) -> Option<ObjectMembers<'_>> {
+    params?.members_of("_meta")
 }
 
 /// Reads and checks a stateless request's `_meta` against the versions this side speaks
@@ -160,7 +162,7 @@ pub(crate) fn read_envelope<'a>(
 ) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
     let meta = meta_of(params).ok_or(Fault::MissingVersion)?;
     let (mut version, mut caps, mut log, mut token) = (None, None, None, None);
-    for (key, value) in meta.members() {
+    for (key, value) in meta {
         // Keys compared as they are on the wire: an escaped spelling of a reserved key
         // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
         // by the slow one below.

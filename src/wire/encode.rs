@@ -719,46 +719,56 @@ pub(crate) struct Plan {
 /// `false` means certainly not, so that an [`Amend`] can skip walking the object. A
 /// quick pass over the bytes: each quote is followed by a name and a closing quote?
 pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
-    // The names' first bytes, to look at most quotes no further.
-    let mut firsts = 0u128;
+    // The names' first bytes (folded onto 64 bits: a word, not a pair of them, and a
+    // collision only costs a comparison), to look at most quotes no further.
+    let mut firsts = 0u64;
     for n in names {
         if let Some(&b) = n.first() {
-            firsts |= 1 << (b & 127);
+            firsts |= 1 << (b & 63);
         }
     }
-    let mut at = 0;
-    while let Some(q) = next_quote(json, at) {
+    // Whether the quote at `q` opens one of the names.
+    let named = |q: usize| {
         let rest = json.get(q + 1..).unwrap_or_default();
-        if rest.first().is_some_and(|&b| firsts & (1 << (b & 127)) != 0)
+        rest.first().is_some_and(|&b| firsts & (1 << (b & 63)) != 0)
             && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
-        {
-            return true;
-        }
-        at = q + 1;
-    }
-    false
-}
-
-/// The offset of the next `"` from `i`: blocks without one skipped, then eight bytes at a
-/// time.
-#[inline]
-fn next_quote(buf: &[u8], mut i: usize) -> Option<usize> {
+    };
+    let mut at = 0;
     // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
-    // there (see `find`); elsewhere eight bytes at a time: quotes are close together in
-    // JSON, so words, not blocks.
-    if !super::find::COMPACT {
+    // there (see `find`); elsewhere eight positions at a time: the word at `at` says
+    // where the quotes are, the word at `at + 1` which bytes follow them, and only a
+    // quote followed by a name's first byte is looked at further (quotes are close
+    // together in JSON; the names are rare: most words cost a few masks and no branch).
+    // The first bytes of up to four names, each repeated over a word (more names, or an
+    // empty one: the byte loop below does it all).
+    let mut patterns = [0u64; 4];
+    let wide = !super::find::COMPACT && names.len() <= patterns.len() && names.iter().all(|n| !n.is_empty());
+    if wide {
         const LO: u64 = 0x0101_0101_0101_0101;
-        const HI: u64 = 0x8080_8080_8080_8080;
-        while let Some(chunk) = buf.get(i..i.saturating_add(8)).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-            let x = u64::from_le_bytes(chunk) ^ (LO * u64::from(b'"'));
-            let m = x.wrapping_sub(LO) & !x & HI;
-            if m != 0 {
-                return Some(i + (m.trailing_zeros() / 8) as usize);
+        for (i, p) in patterns.iter_mut().enumerate() {
+            // Unused entries repeat the first name's byte.
+            let n = names.get(i).or(names.first()).and_then(|n| n.first());
+            *p = LO * u64::from(n.copied().unwrap_or(b'"'));
+        }
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        // The high bit of each byte where `x` is zero, exactly (no borrow between bytes).
+        let zero = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+        let word =
+            |i: usize| json.get(i..i + 8).map(|w| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or_default()));
+        let [p0, p1, p2, p3] = patterns;
+        while let (Some(here), Some(next)) = (word(at), word(at + 1)) {
+            let follows = zero(next ^ p0) | zero(next ^ p1) | zero(next ^ p2) | zero(next ^ p3);
+            let mut candidates = zero(here ^ (LO * u64::from(b'"'))) & follows;
+            while candidates != 0 {
+                if named(at + (candidates.trailing_zeros() / 8) as usize) {
+                    return true;
+                }
+                candidates &= candidates - 1;
             }
-            i += 8;
+            at += 8;
         }
     }
-    buf.get(i..)?.iter().position(|&b| b == b'"').map(|p| i + p)
+    json.get(at..).unwrap_or_default().iter().enumerate().any(|(i, &b)| b == b'"' && named(at + i))
 }
 
 /// How many bytes `value` serializes to, counted without being stored.
@@ -954,6 +964,43 @@ impl Drop for BatchWriter<'_, '_> {
 mod tests {
     use super::*;
     use crate::wire::RequestId;
+
+    /// `may_have_member` against the plain reading of its contract (a quote, the name, a
+    /// quote, anywhere), with the name at every offset of the eight-byte words and across
+    /// their edges, next to quotes and bytes that the word search must not take for one
+    /// (`#` is a quote plus one, `\xa2` a quote with the high bit set).
+    #[test]
+    fn may_have_member_finds_every_quoted_name() {
+        let names: [&[u8]; 2] = [b"_meta", b"resultType"];
+        let contains = |hay: &[u8], n: &[u8]| {
+            hay.windows(n.len() + 2).any(|w| w[0] == b'"' && w[n.len() + 1] == b'"' && &w[1..=n.len()] == n)
+        };
+        let fillers: [&[u8]; 5] = [b"x", b"\"\"", b"#", "\u{a2}".as_bytes(), b"\"_met\""];
+        let mut cases = 0;
+        for pad in 0..20 {
+            for filler in fillers {
+                for tail in [&b""[..], b"\"", b"\"r", b"#\"_meta"] {
+                    for name in [&b"_meta"[..], b"resultType", b"_metas", b"result", b"_me"] {
+                        let mut json = Vec::new();
+                        for _ in 0..pad {
+                            json.extend_from_slice(filler);
+                        }
+                        json.push(b'"');
+                        json.extend_from_slice(name);
+                        json.push(b'"');
+                        json.extend_from_slice(tail);
+                        let want = names.iter().any(|n| contains(&json, n));
+                        assert_eq!(may_have_member(&json, &names), want, "{:?}", String::from_utf8_lossy(&json));
+                        assert!(!may_have_member(&json, &[]));
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, 2000);
+        assert!(!may_have_member(br#"{"content":[{"type":"text","text":"hello world"}],"isError":false}"#, &names));
+        assert!(may_have_member(br#"{"content":[],"_meta":{}}"#, &names));
+    }
 
     #[test]
     fn every_frame_kind() {

@@ -151,6 +151,16 @@ impl<'a> RawJson<'a> {
         navigate::find_member(self.bytes, name).is_some()
     }
 
+    /// The members of the object that is the value of the first member named `name`
+    /// (empty if that value is not an object), or `None` without such a member: one walk,
+    /// where [`get`](Self::get) then [`members`](Self::members) would skip the whole value
+    /// once to find where it ends, then walk it again. (The members are read where they
+    /// stand; the iterator ends at the object's closing brace.)
+    pub(crate) fn members_of(&self, name: &str) -> Option<ObjectMembers<'a>> {
+        let value = self.bytes.get(navigate::find_member(self.bytes, name)?..)?;
+        Some(ObjectMembers { bytes: value, inner: Members::new(value) })
+    }
+
     /// The members of an object, in order; empty for other kinds.
     pub fn members(&self) -> ObjectMembers<'a> {
         ObjectMembers { bytes: self.bytes, inner: Members::new(self.bytes) }
@@ -354,6 +364,24 @@ impl<'a> Iterator for ArrayElements<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `members_of` gives what `get` then `members` give, and stops at the inner object's
+    /// closing brace although it never measured the object.
+    #[test]
+    fn members_of_reads_the_inner_object_in_place() {
+        let v = RawJson::parse(br#"{"a":{"k":[1,{"z":2}],"s":"}\"}"} , "m" : { "p" : true } ,"b":3,"n":7}"#).unwrap();
+        let pairs = |m: ObjectMembers<'_>| {
+            m.map(|(k, v)| (k.raw().to_vec(), v.as_bytes().to_vec())).collect::<std::vec::Vec<_>>()
+        };
+        for name in ["a", "m"] {
+            let want = pairs(v.get(name).unwrap().members());
+            assert!(!want.is_empty());
+            assert_eq!(pairs(v.members_of(name).unwrap()), want, "{name}");
+        }
+        assert!(v.members_of("b").unwrap().next().is_none());
+        assert!(v.members_of("missing").is_none());
+        assert!(RawJson::parse(b"[1]").unwrap().members_of("a").is_none());
+    }
 
     #[test]
     fn member_lookup_finds_nested_spans_verbatim() {

@@ -96,7 +96,7 @@ impl<'b> Out<'b> {
     /// Text inside strings is copied as it is; should a string hold a raw line break (only
     /// text that bypassed validation can), it becomes a space, so no frame is ever split.
     pub(crate) fn raw_json(&mut self, json: &[u8]) {
-        if !json.iter().any(|&b| b == b'\n' || b == b'\r') {
+        if !has_line_break(json) {
             return self.put(json);
         }
         let mut i = 0;
@@ -215,6 +215,30 @@ impl<'b> Out<'b> {
             self.put(b"null");
         }
     }
+}
+
+/// Whether `json` holds a `\n` or a `\r`: asked of every raw value written, so eight bytes
+/// at a time except on compact builds (small 32-bit targets), as the scanner does.
+fn has_line_break(json: &[u8]) -> bool {
+    let mut at = 0;
+    if !super::find::COMPACT {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        // A byte equal to `b` flags its high bit; a borrow can flag more bytes only above
+        // a true one, so "none flagged" is exact.
+        let flags = |w: u64, b: u8| {
+            let x = w ^ (LO * u64::from(b));
+            x.wrapping_sub(LO) & !x & HI
+        };
+        for word in json.chunks_exact(8) {
+            let w = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default());
+            if flags(w, b'\n') | flags(w, b'\r') != 0 {
+                return true;
+            }
+            at += 8;
+        }
+    }
+    json.get(at..).unwrap_or_default().iter().any(|&b| b == b'\n' || b == b'\r')
 }
 
 /// Writes `v` in decimal at the end of `digits`; returns where it starts.
@@ -941,6 +965,25 @@ mod tests {
             }
         }
         assert_eq!(ours(&W), br#""a\"\n""#);
+    }
+
+    /// The word-at-a-time test sees a line break at every offset of a word and of the
+    /// tail, and none among bytes a borrow could confuse with one (`\x0b`, `\x0e`).
+    #[test]
+    fn has_line_break_at_every_offset() {
+        for len in 0..30 {
+            for filler in [b' ', 0x0b, 0x0e, 0x8a, b'\t'] {
+                let mut bytes = std::vec![filler; len];
+                assert!(!has_line_break(&bytes));
+                for at in 0..len {
+                    for brk in [b'\n', b'\r'] {
+                        bytes[at] = brk;
+                        assert!(has_line_break(&bytes), "len {len}, at {at}, filler {filler:#x}");
+                        bytes[at] = filler;
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -91,7 +91,7 @@ pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>, 
     subscriptions: HashMap<SessionTag, BTreeSet<String>>,
     /// Sessions that made 2026-07-28 requests: their listen streams take notifications
     /// (the endpoint sends each only to the streams that asked for it).
-    stateless: HashSet<SessionTag>,
+    stateless: Stateless,
     /// Work in progress, for the sessions that have some.
     work: HashMap<SessionTag, Work<J, N>>,
     /// Sessions that are ready, to announce list changes to.
@@ -100,6 +100,31 @@ pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>, 
     levels: HashMap<SessionTag, LoggingLevel>,
     /// Wakes the loop when a job off it did something (set at the first callback).
     wake: Option<super::tasks::Wakeup>,
+}
+
+/// The sessions that made 2026-07-28 requests. Every stateless request names its session
+/// (over stdio always the same one): the last one added is remembered, so that a run of
+/// requests from one session hashes none of them.
+#[derive(Default)]
+struct Stateless {
+    set: HashSet<SessionTag>,
+    last: Option<SessionTag>,
+}
+
+impl Stateless {
+    fn insert(&mut self, session: SessionTag) {
+        if self.last != Some(session) {
+            self.set.insert(session);
+            self.last = Some(session);
+        }
+    }
+
+    fn remove(&mut self, session: SessionTag) {
+        self.set.remove(&session);
+        if self.last == Some(session) {
+            self.last = None;
+        }
+    }
 }
 
 impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
@@ -113,7 +138,7 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             idle: no_timer::<S>,
             notifier: Notifier::new(),
             subscriptions: HashMap::new(),
-            stateless: HashSet::new(),
+            stateless: Stateless::default(),
             work: HashMap::new(),
             ready: HashSet::new(),
             levels: HashMap::new(),
@@ -218,7 +243,7 @@ where
         for uri in self.subscriptions.remove(&session).into_iter().flatten() {
             self.notifier.count(&uri, false);
         }
-        self.stateless.remove(&session);
+        self.stateless.remove(session);
         if let Some(mut work) = self.work.remove(&session) {
             work.end_all(&mut self.state);
         }
@@ -324,7 +349,7 @@ where
         if changes != 0 {
             for list in [List::Tools, List::Resources, List::Templates, List::Prompts] {
                 if changes & (1 << list as u8) != 0 {
-                    for &session in self.ready.union(&self.stateless) {
+                    for &session in self.ready.union(&self.stateless.set) {
                         cx.notify(session, list.changed_method(), None::<&RawJson<'_>>);
                     }
                 }
@@ -333,7 +358,7 @@ where
         for uri in &told.updated {
             let params = ResourceUriParams::new(uri);
             let subscribed = self.subscriptions.iter().filter(|(_, uris)| uris.contains(uri)).map(|(s, _)| s);
-            let listening = self.stateless.iter().filter(|s| !self.subscriptions.contains_key(s));
+            let listening = self.stateless.set.iter().filter(|s| !self.subscriptions.contains_key(s));
             for &session in subscribed.chain(listening) {
                 cx.notify(session, "notifications/resources/updated", Some(&params));
             }

@@ -21,9 +21,10 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
     /// The same, with the adapter's options (limits, paths, JSON responses, session
     /// keys).
     pub fn serve_http_with(self, state: S, addr: impl ToSocketAddrs, options: ServerOptions<'t>) -> io::Result<()> {
-        let config = self.config();
+        let info = self.info_json();
+        let config = self.config_with_info(&info);
         let mut handler = self.handler(state);
-        let mut http: HttpServer<'t, _> = HttpServer::bind(addr, config, options)?;
+        let mut http: HttpServer<'_, _> = HttpServer::bind(addr, config, options)?;
         http.run(&mut handler)
     }
 }

@@ -102,6 +102,35 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
         self
     }
 
+    /// The server's info (`serverInfo`) rendered once as JSON. Put into the endpoint's
+    /// [`Config::info`] as [`RawJson`], it is copied into every result that carries it (each
+    /// 2026-07-28 result's `_meta`, the `initialize` result) instead of serialized again:
+    /// what [`serve_stdio`](Self::serve_stdio) and `serve_http` do.
+    #[cfg(feature = "alloc")]
+    pub fn info_json(&self) -> alloc::vec::Vec<u8> {
+        let mut buf = alloc::vec![0u8; crate::wire::measure(&self.info)];
+        match crate::wire::FrameWriter::unterminated(&mut buf).value(&self.info) {
+            Ok(written) => buf.truncate(written.end),
+            // Not reachable (measured above); a typed config is then kept.
+            Err(_) => buf.clear(),
+        }
+        buf
+    }
+
+    /// [`config`](Self::config) with [`info_json`](Self::info_json) (or the typed info,
+    /// should that not be JSON) as its info.
+    #[cfg(feature = "alloc")]
+    pub fn config_with_info<'c>(&self, info_json: &'c [u8]) -> Config<'c>
+    where
+        't: 'c,
+    {
+        let mut config: Config<'c> = self.config();
+        if let Ok(info) = RawJson::parse(info_json) {
+            config.info = info.into();
+        }
+        config
+    }
+
     /// The `instructions` of the `initialize` result.
     pub fn instructions(mut self, instructions: &'t str) -> Self {
         self.instructions = Some(instructions);

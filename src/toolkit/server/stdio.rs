@@ -79,7 +79,8 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             let _ = mailbox.try_send(());
         });
         let (mut rx, mut tx) = (vec![0u8; STDIO_RX], vec![0u8; STDIO_TX]);
-        let config = self.config();
+        let info = self.info_json();
+        let config = self.config_with_info(&info);
         let mut endpoint: Endpoint<'_, STDIO_OUT, STDIO_IN> =
             Endpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
         let mut binding = Binding { server: self, state, fallback };

@@ -8,7 +8,7 @@ use super::store::MapStore;
 use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
 use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
-use crate::session::{Config, ConfigError, RequestOptions, SendError, Snapshot};
+use crate::session::{Config, ConfigError, RequestOptions, Reserves, SendError, Snapshot};
 use crate::time::Instant;
 use crate::wire::{RawJson, RequestId};
 
@@ -30,6 +30,10 @@ pub(crate) struct Hub<'a, const OUT: usize, const IN: usize> {
     pub dirty: Vec<SessionHandle>,
     /// Sessions that ended, for `on_session_end`.
     pub ended: Vec<SessionTag>,
+    /// What the first endpoint of each kind (handshake, stateless) measured of the
+    /// configuration: every later one is made without measuring it again (a stateless
+    /// POST gets an endpoint of its own).
+    reserves: [Option<Reserves>; 2],
 }
 
 impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
@@ -53,6 +57,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             awake: 0,
             dirty: Vec::new(),
             ended: Vec::new(),
+            reserves: [None; 2],
         }
     }
 
@@ -71,14 +76,21 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         stateless: bool,
     ) -> Option<(Ep<'a, OUT, IN>, Box<[u8]>)> {
         let config = if stateless { self.config.era(crate::session::Era::Modern) } else { self.config };
+        let kind = usize::from(stateless);
         for _ in 0..2 {
             let (rx, tx, store) = self.pool.take();
-            let built = match snapshot {
-                None => Ep::with_buffers(config, rx, tx, now),
-                Some(s) => Ep::resume(config, s, rx, tx, now),
+            let built = match (snapshot, self.reserves[kind]) {
+                (None, Some(reserves)) => Ep::with_buffers_reserved(config, rx, tx, now, reserves),
+                (None, None) => Ep::with_buffers(config, rx, tx, now),
+                (Some(s), _) => Ep::resume(config, s, rx, tx, now),
             };
             match built {
-                Ok(endpoint) => return Some((endpoint, store)),
+                Ok(endpoint) => {
+                    if snapshot.is_none() {
+                        self.reserves[kind] = Some(endpoint.reserves());
+                    }
+                    return Some((endpoint, store));
+                }
                 Err(ConfigError::TxTooSmall { needed }) => self.pool.start_tx_at(needed),
                 Err(_) => return None,
             }
@@ -232,7 +244,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         self.awake -= 1;
         let a = *a;
         let (rx, tx) = a.endpoint.into_buffers();
-        self.pool.give(rx, tx, a.streams.into_store());
+        self.pool.give(rx, tx, a.streams.into_store(), self.awake);
         true
     }
 
@@ -241,7 +253,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             let mut a = *a;
             a.tickets.cancel_all();
             let (rx, tx) = a.endpoint.into_buffers();
-            self.pool.give(rx, tx, a.streams.into_store());
+            self.pool.give(rx, tx, a.streams.into_store(), self.awake);
         }
     }
 

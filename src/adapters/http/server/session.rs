@@ -141,15 +141,21 @@ impl Pool {
         }
     }
 
-    pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>) {
+    /// Takes a session's buffers back. `awake`: the sessions awake now. As many sets are
+    /// kept as there are sessions awake, at least `keep`: under a burst of concurrent
+    /// sessions (64 clients each POSTing statelessly: a session per POST) every new one
+    /// reuses the buffers of one that ended instead of allocating and zeroing three;
+    /// once the burst is over, the pool is back to `keep` sets as the sessions end.
+    pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>, awake: usize) {
         let (r, t, s) = self.sizes;
-        if rx.len() == r && self.rx.len() < self.keep {
+        let keep = self.keep.max(awake);
+        if rx.len() == r && self.rx.len() < keep {
             self.rx.push(rx);
         }
-        if tx.len() == t && self.tx.len() < self.keep {
+        if tx.len() == t && self.tx.len() < keep {
             self.tx.push(tx);
         }
-        if store.len() == s && self.store.len() < self.keep {
+        if store.len() == s && self.store.len() < keep {
             self.store.push(store);
         }
     }
@@ -157,7 +163,25 @@ impl Pool {
 
 #[cfg(test)]
 mod tests {
-    use super::grow_to;
+    use super::{Pool, fresh, grow_to};
+
+    /// A burst of sessions beyond `keep` gets its buffers back while as many sessions are
+    /// awake; afterwards no more than `keep` (or the sessions still awake) are kept.
+    #[test]
+    fn the_pool_keeps_as_many_buffer_sets_as_sessions_are_awake() {
+        let mut pool = Pool::new((16, 16, 16), (64, 64, 64), 2);
+        let give = |pool: &mut Pool, awake| pool.give(fresh(16), fresh(16), fresh(16), awake);
+        for awake in [5, 4, 3] {
+            give(&mut pool, awake);
+        }
+        assert_eq!((pool.rx.len(), pool.tx.len(), pool.store.len()), (3, 3, 3), "kept while sessions are awake");
+        give(&mut pool, 1);
+        assert_eq!(pool.rx.len(), 3, "beyond both `keep` and the sessions awake: dropped");
+        // A buffer of another size (grown, or from before a resize) is never kept.
+        pool.take();
+        pool.give(fresh(32), fresh(16), fresh(16), 9);
+        assert_eq!((pool.rx.len(), pool.tx.len()), (2, 3));
+    }
 
     #[test]
     fn buffers_double_until_they_hold_the_message_within_the_bound() {
