@@ -157,82 +157,39 @@ impl CapabilitySet {
     /// The flags in a server's `capabilities` object. Unknown members are ignored; a
     /// boolean sub-flag counts only when `true`, an object sub-flag whenever present.
     pub fn from_server_json(caps: RawJson<'_>) -> Self {
-        let mut set = Self::EMPTY;
-        for (name, value) in caps.members() {
-            let flag = |sub: &str| value.get(sub).and_then(|v| v.as_bool()) == Some(true);
-            let present = |sub: &str| value.get(sub).is_some_and(|v| v.is_object());
-            if !value.is_object() {
-                continue;
-            }
-            if name.eq_str("tools") {
-                set = set.with(Capability::Tools).with_if(flag("listChanged"), Capability::ToolsListChanged);
-            } else if name.eq_str("resources") {
-                set = set
-                    .with(Capability::Resources)
-                    .with_if(flag("subscribe"), Capability::ResourcesSubscribe)
-                    .with_if(flag("listChanged"), Capability::ResourcesListChanged);
-            } else if name.eq_str("prompts") {
-                set = set.with(Capability::Prompts).with_if(flag("listChanged"), Capability::PromptsListChanged);
-            } else if name.eq_str("logging") {
-                set = set.with(Capability::Logging);
-            } else if name.eq_str("completions") {
-                set = set.with(Capability::Completions);
-            } else if name.eq_str("tasks") {
-                let tools_call = value.get("requests").and_then(|r| r.get("tools")).and_then(|t| t.get("call"));
-                set = set
-                    .with(Capability::ServerTasks)
-                    .with_if(present("list"), Capability::ServerTasksList)
-                    .with_if(present("cancel"), Capability::ServerTasksCancel)
-                    .with_if(tools_call.is_some_and(|v| v.is_object()), Capability::ServerTasksToolsCall);
-            } else if name.eq_str("experimental") {
-                set = set.with(Capability::Experimental);
-            } else if name.eq_str("extensions") {
-                set = set.with(Capability::Extensions);
-            }
-        }
-        set
+        Self::from_table(caps, &SERVER_FLAGS)
     }
 
     /// The flags in a client's `capabilities` object (same rules as
     /// [`from_server_json`](Self::from_server_json)). An `elicitation` object with
     /// neither `form` nor `url` means form mode, as the 2025-11-25 specification says.
     pub fn from_client_json(caps: RawJson<'_>) -> Self {
+        Self::from_table(caps, &CLIENT_FLAGS)
+    }
+
+    /// The flags `table` finds in a `capabilities` object: one walk for both sides, the
+    /// names and paths as data.
+    fn from_table(caps: RawJson<'_>, table: &[Flags]) -> Self {
         let mut set = Self::EMPTY;
         for (name, value) in caps.members() {
-            let present = |sub: &str| value.get(sub).is_some_and(|v| v.is_object());
             if !value.is_object() {
                 continue;
             }
-            if name.eq_str("roots") {
-                let list_changed = value.get("listChanged").and_then(|v| v.as_bool()) == Some(true);
-                set = set.with(Capability::Roots).with_if(list_changed, Capability::RootsListChanged);
-            } else if name.eq_str("sampling") {
-                set = set
-                    .with(Capability::Sampling)
-                    .with_if(present("tools"), Capability::SamplingTools)
-                    .with_if(present("context"), Capability::SamplingContext);
-            } else if name.eq_str("elicitation") {
-                let (form, url) = (present("form"), present("url"));
-                set = set
-                    .with(Capability::Elicitation)
-                    .with_if(form || !url, Capability::ElicitationForm)
-                    .with_if(url, Capability::ElicitationUrl);
-            } else if name.eq_str("tasks") {
-                let requests = value.get("requests");
-                let nested = |a: &str, b: &str| {
-                    requests.and_then(|r| r.get(a)).and_then(|x| x.get(b)).is_some_and(|v| v.is_object())
+            let Some(&(_, cap, subs)) = table.iter().find(|(n, ..)| name.eq_str(n)) else { continue };
+            let mut found = Self::EMPTY.with(cap);
+            for &(path, test, flag) in subs {
+                let member = path.iter().try_fold(value, |v, p| v.get(p));
+                let on = match test {
+                    Test::True => member.and_then(|v| v.as_bool()) == Some(true),
+                    Test::Object => member.is_some_and(|v| v.is_object()),
                 };
-                set = set
-                    .with(Capability::ClientTasks)
-                    .with_if(present("list"), Capability::ClientTasksList)
-                    .with_if(present("cancel"), Capability::ClientTasksCancel)
-                    .with_if(nested("sampling", "createMessage"), Capability::ClientTasksSampling)
-                    .with_if(nested("elicitation", "create"), Capability::ClientTasksElicitation);
-            } else if name.eq_str("experimental") {
-                set = set.with(Capability::Experimental);
-            } else if name.eq_str("extensions") {
-                set = set.with(Capability::Extensions);
+                found = found.with_if(on, flag);
             }
+            // An `elicitation` object without `url` means form mode.
+            if cap == Capability::Elicitation && !found.contains(Capability::ElicitationUrl) {
+                found = found.with(Capability::ElicitationForm);
+            }
+            set = CapabilitySet(set.0 | found.0);
         }
         set
     }
@@ -283,6 +240,74 @@ impl fmt::Debug for CapabilitySet {
     }
 }
 
+/// How a sub-flag's member counts: `true`, or any object.
+#[derive(Clone, Copy)]
+enum Test {
+    True,
+    Object,
+}
+
+/// A top-level capability: its name, its flag, and its sub-flags (each the path to its
+/// member inside the capability's object, how the member counts, the flag).
+type Flags = (&'static str, Capability, &'static [(&'static [&'static str], Test, Capability)]);
+
+/// What [`CapabilitySet::from_server_json`] looks for.
+const SERVER_FLAGS: [Flags; 8] = {
+    use Capability::*;
+    [
+        ("tools", Tools, &[(&["listChanged"], Test::True, ToolsListChanged)]),
+        (
+            "resources",
+            Resources,
+            &[(&["subscribe"], Test::True, ResourcesSubscribe), (&["listChanged"], Test::True, ResourcesListChanged)],
+        ),
+        ("prompts", Prompts, &[(&["listChanged"], Test::True, PromptsListChanged)]),
+        ("logging", Logging, &[]),
+        ("completions", Completions, &[]),
+        (
+            "tasks",
+            ServerTasks,
+            &[
+                (&["list"], Test::Object, ServerTasksList),
+                (&["cancel"], Test::Object, ServerTasksCancel),
+                (&["requests", "tools", "call"], Test::Object, ServerTasksToolsCall),
+            ],
+        ),
+        ("experimental", Experimental, &[]),
+        ("extensions", Extensions, &[]),
+    ]
+};
+
+/// What [`CapabilitySet::from_client_json`] looks for (and the elicitation rule there).
+const CLIENT_FLAGS: [Flags; 6] = {
+    use Capability::*;
+    [
+        ("roots", Roots, &[(&["listChanged"], Test::True, RootsListChanged)]),
+        (
+            "sampling",
+            Sampling,
+            &[(&["tools"], Test::Object, SamplingTools), (&["context"], Test::Object, SamplingContext)],
+        ),
+        (
+            "elicitation",
+            Elicitation,
+            &[(&["form"], Test::Object, ElicitationForm), (&["url"], Test::Object, ElicitationUrl)],
+        ),
+        (
+            "tasks",
+            ClientTasks,
+            &[
+                (&["list"], Test::Object, ClientTasksList),
+                (&["cancel"], Test::Object, ClientTasksCancel),
+                (&["requests", "sampling", "createMessage"], Test::Object, ClientTasksSampling),
+                (&["requests", "elicitation", "create"], Test::Object, ClientTasksElicitation),
+            ],
+        ),
+        ("experimental", Experimental, &[]),
+        ("extensions", Extensions, &[]),
+    ]
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +347,78 @@ mod tests {
         assert!(!set.contains(Capability::ElicitationForm) && set.contains(Capability::ElicitationUrl));
         let set = CapabilitySet::from_client_json(RawJson::parse(br#"{"roots":{"listChanged":true}}"#).unwrap());
         assert!(set.contains(Capability::RootsListChanged));
+    }
+
+    fn set_of(caps: &[Capability]) -> CapabilitySet {
+        caps.iter().fold(CapabilitySet::EMPTY, |s, &c| s.with(c))
+    }
+
+    /// Every flag of both sides, each sub-flag's rule (a boolean only when `true`, an
+    /// object whenever present, a nested path only when every step is an object), names
+    /// of the other side ignored, a capability that is not an object ignored, and a
+    /// repeated member adding its flags.
+    #[test]
+    fn every_flag_and_its_rule() {
+        use Capability::*;
+        let server = |json: &[u8]| CapabilitySet::from_server_json(RawJson::parse(json).unwrap());
+        let client = |json: &[u8]| CapabilitySet::from_client_json(RawJson::parse(json).unwrap());
+        let all_server = br#"{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},
+            "prompts":{"listChanged":true},"logging":{},"completions":{},"experimental":{},"extensions":{},
+            "tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},"roots":{},"sampling":{}}"#;
+        assert_eq!(
+            server(all_server),
+            set_of(&[
+                Tools,
+                ToolsListChanged,
+                Resources,
+                ResourcesSubscribe,
+                ResourcesListChanged,
+                Prompts,
+                PromptsListChanged,
+                Logging,
+                Completions,
+                Experimental,
+                Extensions,
+                ServerTasks,
+                ServerTasksList,
+                ServerTasksCancel,
+                ServerTasksToolsCall,
+            ])
+        );
+        let loose = br#"{"tools":{"listChanged":"true"},"resources":{"subscribe":1,"listChanged":{}},
+            "prompts":true,"tasks":{"list":true,"cancel":[],"requests":{"tools":true}},"logging":null}"#;
+        assert_eq!(server(loose), set_of(&[Tools, Resources, ServerTasks]));
+        let all_client = br#"{"roots":{"listChanged":true},"sampling":{"tools":{},"context":{}},
+            "elicitation":{"form":{},"url":{}},"experimental":{},"extensions":{},"tools":{},
+            "tasks":{"list":{},"cancel":{},"requests":{"sampling":{"createMessage":{}},"elicitation":{"create":{}}}}}"#;
+        assert_eq!(
+            client(all_client),
+            set_of(&[
+                Roots,
+                RootsListChanged,
+                Sampling,
+                SamplingTools,
+                SamplingContext,
+                Elicitation,
+                ElicitationForm,
+                ElicitationUrl,
+                Experimental,
+                Extensions,
+                ClientTasks,
+                ClientTasksList,
+                ClientTasksCancel,
+                ClientTasksSampling,
+                ClientTasksElicitation,
+            ])
+        );
+        let loose = br#"{"roots":{"listChanged":1},"sampling":{"tools":true},"elicitation":{"url":true},
+            "tasks":{"requests":{"sampling":{"createMessage":true},"elicitation":[]}}}"#;
+        assert_eq!(client(loose), set_of(&[Roots, Sampling, Elicitation, ElicitationForm, ClientTasks]));
+        // Each `elicitation` member by itself: the second, without `url`, means form.
+        assert_eq!(
+            client(br#"{"elicitation":{"url":{}},"elicitation":{}}"#),
+            set_of(&[Elicitation, ElicitationUrl, ElicitationForm])
+        );
+        assert_eq!(client(br#"{"elicitation":{"url":{}}}"#), set_of(&[Elicitation, ElicitationUrl]));
     }
 }

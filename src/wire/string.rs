@@ -179,7 +179,15 @@ impl<'a> JsonStr<'a> {
         if !self.escaped {
             return self.raw == s.as_bytes();
         }
-        self.chars().eq(s.chars())
+        self.bytes().eq(s.bytes())
+    }
+
+    /// The unescaped text's UTF-8 bytes: what comparisons walk. Equal bytes are equal
+    /// characters (the text of a string is UTF-8: validated on the wire, a `&str`
+    /// otherwise), and only the escapes need decoding: no UTF-8 decoding of the literal
+    /// runs, and no second character iterator linked beside [`chars`](Self::chars).
+    fn bytes(&self) -> UnescapedBytes<'a> {
+        UnescapedBytes { rest: self.raw, plain: !self.escaped, pending: [0; 4], at: 0, len: 0 }
     }
 }
 
@@ -189,7 +197,7 @@ impl PartialEq for JsonStr<'_> {
         if !self.escaped && !other.escaped {
             return self.raw == other.raw;
         }
-        self.chars().eq(other.chars())
+        self.bytes().eq(other.bytes())
     }
 }
 
@@ -321,6 +329,39 @@ fn decode_escape(s: &[u8]) -> (char, usize) {
         _ => char::REPLACEMENT_CHARACTER,
     };
     (c, 2)
+}
+
+/// The UTF-8 bytes of a [`JsonStr`]'s unescaped text (see `JsonStr::bytes`).
+struct UnescapedBytes<'a> {
+    rest: &'a [u8],
+    /// No escapes in `rest` (as in [`Fragments`]).
+    plain: bool,
+    /// The encoding of the latest escaped character, `at..len` still to come.
+    pending: [u8; 4],
+    at: u8,
+    len: u8,
+}
+
+impl Iterator for UnescapedBytes<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.at < self.len {
+            let b = self.pending[usize::from(self.at) & 3];
+            self.at += 1;
+            return Some(b);
+        }
+        let (&first, tail) = self.rest.split_first()?;
+        if first != b'\\' || self.plain {
+            self.rest = tail;
+            return Some(first);
+        }
+        let (c, used) = decode_escape(self.rest);
+        self.rest = self.rest.get(used..).unwrap_or_default();
+        self.len = c.encode_utf8(&mut self.pending).len() as u8;
+        self.at = 1;
+        Some(self.pending[0])
+    }
 }
 
 /// Iterator over the unescaped characters of a [`JsonStr`].
@@ -470,6 +511,50 @@ mod tests {
         assert!(js(r#""tools\/call""#).eq_str("tools/call"));
         assert!(!js(r#""tools\/call""#).eq_str("tools/cal"));
         assert_eq!(js(r#""\u0041""#), JsonStr::from_plain("A").unwrap());
+    }
+
+    /// Comparisons walk bytes (`UnescapedBytes`): they agree with comparing the
+    /// characters, for every pair: multi-byte escapes, surrogate pairs, literal and
+    /// escaped forms of one character, prefixes that end inside an escaped character.
+    #[test]
+    fn comparison_agrees_with_the_characters() {
+        let texts = [
+            r#""""#,
+            r#""a""#,
+            r#""ab""#,
+            r#""\u0061b""#,
+            r#""é""#,
+            r#""\u00e9""#,
+            r#""\u00e9x""#,
+            r#""😀""#,
+            r#""\ud83d\ude00""#,
+            r#""\ufffd""#,
+            r#""\u20ac""#,
+            r#""€""#,
+            r#""€\n""#,
+            r#""€\\n""#,
+            r#""\\\"""#,
+        ];
+        for a in texts {
+            let a = js(a);
+            let mut buf = [0u8; 16];
+            let a_text = a.unescape_into(&mut buf).unwrap();
+            for b in texts {
+                let b = js(b);
+                let same = a.chars().eq(b.chars());
+                assert_eq!(a == b, same, "{a:?} == {b:?}");
+                assert_eq!(b.eq_str(a_text), same, "{b:?} eq_str {a_text:?}");
+                // Every prefix of `a`'s text (those ending inside a character's encoding
+                // cannot be a `str`) compares as the characters say.
+                for end in (0..a_text.len()).filter(|&e| a_text.is_char_boundary(e)) {
+                    assert_eq!(b.eq_str(&a_text[..end]), b.chars().eq(a_text[..end].chars()));
+                }
+            }
+        }
+        // Text that was never escaped: a backslash is itself.
+        assert!(JsonStr::from_text(r"a\u0041").eq_str(r"a\u0041"));
+        assert!(!JsonStr::from_text(r"a\u0041").eq_str("aA"));
+        assert_ne!(JsonStr::from_text(r"a\u0041"), js(r#""aA""#));
     }
 
     #[test]
