@@ -28,7 +28,9 @@
 //! selects the compact searches on any target: that is how the tests, the differential
 //! test against serde_json and the fuzz targets cover them on a host, and how a part that
 //! has SIMD but little flash can choose small code. Both implementations give the same
-//! answers; the tests below compare them on every placement of every kind of byte.
+//! answers; the tests below compare them on every placement of every kind of byte. The
+//! choice is made once, by the crate's build script (`build.rs`), which sets
+//! `cfg(mcp_sansio_wide)` for the wide class; the sources test only that name.
 
 /// Whether `b` ends a run of plain text for the validator (the byte form of [`wide::text_stops`]).
 #[inline(always)]
@@ -49,16 +51,7 @@ pub(crate) const fn is_escape_stop(b: u8) -> bool {
 /// For the validator's bulk path (see `Scanner::string`): a string body holds whole
 /// characters only if every maximal run of non-ASCII bytes in it does, so checking the
 /// body at once checks exactly what checking run by run would.
-#[cfg(not(any(
-    mcp_sansio_compact,
-    not(any(
-        target_feature = "sse2",
-        target_feature = "neon",
-        target_feature = "simd128",
-        target_pointer_width = "64",
-        target_arch = "wasm32"
-    ))
-)))]
+#[cfg(mcp_sansio_wide)]
 #[inline]
 pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
     to_str(bytes).is_some()
@@ -70,105 +63,32 @@ pub(crate) fn utf8_valid(bytes: &[u8]) -> bool {
 /// and every text in the compact build, by `core`.
 #[inline(always)]
 pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
-    #[cfg(all(
-        any(target_arch = "x86_64", target_arch = "aarch64"),
-        not(any(
-            mcp_sansio_compact,
-            not(any(
-                target_feature = "sse2",
-                target_feature = "neon",
-                target_feature = "simd128",
-                target_pointer_width = "64",
-                target_arch = "wasm32"
-            ))
-        ))
-    ))]
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), mcp_sansio_wide))]
     let text = simdutf8::basic::from_utf8(bytes).ok();
-    #[cfg(not(all(
-        any(target_arch = "x86_64", target_arch = "aarch64"),
-        not(any(
-            mcp_sansio_compact,
-            not(any(
-                target_feature = "sse2",
-                target_feature = "neon",
-                target_feature = "simd128",
-                target_pointer_width = "64",
-                target_arch = "wasm32"
-            ))
-        ))
-    )))]
+    #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), mcp_sansio_wide)))]
     let text = core::str::from_utf8(bytes).ok();
     text
 }
 
 /// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
-pub(crate) const COMPACT: bool = cfg!(any(
-    mcp_sansio_compact,
-    not(any(
-        target_feature = "sse2",
-        target_feature = "neon",
-        target_feature = "simd128",
-        target_pointer_width = "64",
-        target_arch = "wasm32"
-    ))
-));
+pub(crate) const COMPACT: bool = cfg!(not(mcp_sansio_wide));
 
 /// Whether the wide searches skip blocks with SIMD (never with the compact ones).
 pub(crate) const VECTOR: bool =
     !COMPACT && cfg!(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"));
 
-#[cfg(any(
-    test,
-    not(any(
-        mcp_sansio_compact,
-        not(any(
-            target_feature = "sse2",
-            target_feature = "neon",
-            target_feature = "simd128",
-            target_pointer_width = "64",
-            target_arch = "wasm32"
-        ))
-    ))
-))]
+#[cfg(any(test, mcp_sansio_wide))]
 mod wide;
 
-#[cfg(any(
-    test,
-    mcp_sansio_compact,
-    not(any(
-        target_feature = "sse2",
-        target_feature = "neon",
-        target_feature = "simd128",
-        target_pointer_width = "64",
-        target_arch = "wasm32"
-    ))
-))]
+#[cfg(any(test, not(mcp_sansio_wide)))]
 mod compact;
 
-#[cfg(not(any(
-    mcp_sansio_compact,
-    not(any(
-        target_feature = "sse2",
-        target_feature = "neon",
-        target_feature = "simd128",
-        target_pointer_width = "64",
-        target_arch = "wasm32"
-    ))
-)))]
+#[cfg(mcp_sansio_wide)]
 pub(crate) use wide::{
     closing_quote, has_backslash, next_escape, next_escape_inlined, next_text_stop, plain_prefix, short_string,
 };
 
-#[cfg(any(
-    mcp_sansio_compact,
-    not(any(
-        target_feature = "sse2",
-        target_feature = "neon",
-        target_feature = "simd128",
-        target_pointer_width = "64",
-        target_arch = "wasm32"
-    ))
-))]
+#[cfg(not(mcp_sansio_wide))]
 pub(crate) use compact::{closing_quote, has_backslash, next_escape, next_text_stop, plain_prefix, short_string};
 
 #[cfg(test)]

@@ -21,29 +21,11 @@
 macro_rules! shared_when_compact {
     ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
         #[cfg_attr(
-            not(any(
-                mcp_sansio_compact,
-                not(any(
-                    target_feature = "sse2",
-                    target_feature = "neon",
-                    target_feature = "simd128",
-                    target_pointer_width = "64",
-                    target_arch = "wasm32"
-                ))
-            )),
+            mcp_sansio_wide,
             inline
         )]
         #[cfg_attr(
-            any(
-                mcp_sansio_compact,
-                not(any(
-                    target_feature = "sse2",
-                    target_feature = "neon",
-                    target_feature = "simd128",
-                    target_pointer_width = "64",
-                    target_arch = "wasm32"
-                ))
-            ),
+            not(mcp_sansio_wide),
             inline(never)
         )]
         $(#[$attr])* $vis fn $($rest)*

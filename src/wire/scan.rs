@@ -438,16 +438,7 @@ impl<'a> Scanner<'a> {
     /// same grammar; UTF-8 checked over the body rather than run by run, which is the same
     /// check because escapes are ASCII). On anything it refuses, the string is scanned
     /// again by `string_from`, from its start, so errors keep their kind and offset.
-    #[cfg(not(any(
-        mcp_sansio_compact,
-        not(any(
-            target_feature = "sse2",
-            target_feature = "neon",
-            target_feature = "simd128",
-            target_pointer_width = "64",
-            target_arch = "wasm32"
-        ))
-    )))]
+    #[cfg(mcp_sansio_wide)]
     #[inline(never)]
     fn string_bulk(&mut self, start: usize, from: usize, mut escaped: bool) -> Result<StrSpan, ScanError> {
         let buf = self.buf;
@@ -476,16 +467,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The compact build has no bulk path (see [`find`](super::find)).
-    #[cfg(any(
-        mcp_sansio_compact,
-        not(any(
-            target_feature = "sse2",
-            target_feature = "neon",
-            target_feature = "simd128",
-            target_pointer_width = "64",
-            target_arch = "wasm32"
-        ))
-    ))]
+    #[cfg(not(mcp_sansio_wide))]
     #[inline(always)]
     fn string_bulk(&mut self, start: usize, _from: usize, _escaped: bool) -> Result<StrSpan, ScanError> {
         self.string_from::<false>(start, start)
