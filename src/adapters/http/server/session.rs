@@ -145,10 +145,15 @@ impl Pool {
     /// kept as there are sessions awake, at least `keep`: under a burst of concurrent
     /// sessions (64 clients each POSTing statelessly: a session per POST) every new one
     /// reuses the buffers of one that ended instead of allocating and zeroing three;
-    /// once the burst is over, the pool is back to `keep` sets as the sessions end.
+    /// once the burst is over, the pool is back to `keep` sets as the sessions end (each
+    /// return first drops what is beyond the new bound: without that a burst of N sessions
+    /// ending one by one would leave N/2 sets behind for good).
     pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>, awake: usize) {
         let (r, t, s) = self.sizes;
         let keep = self.keep.max(awake);
+        self.rx.truncate(keep);
+        self.tx.truncate(keep);
+        self.store.truncate(keep);
         if rx.len() == r && self.rx.len() < keep {
             self.rx.push(rx);
         }
@@ -176,11 +181,25 @@ mod tests {
         }
         assert_eq!((pool.rx.len(), pool.tx.len(), pool.store.len()), (3, 3, 3), "kept while sessions are awake");
         give(&mut pool, 1);
-        assert_eq!(pool.rx.len(), 3, "beyond both `keep` and the sessions awake: dropped");
+        assert_eq!(
+            (pool.rx.len(), pool.tx.len(), pool.store.len()),
+            (2, 2, 2),
+            "beyond both `keep` and the sessions awake: dropped"
+        );
         // A buffer of another size (grown, or from before a resize) is never kept.
         pool.take();
         pool.give(fresh(32), fresh(16), fresh(16), 9);
-        assert_eq!((pool.rx.len(), pool.tx.len()), (2, 3));
+        assert_eq!((pool.rx.len(), pool.tx.len()), (1, 2));
+        // A burst of 200 sessions: kept while they are awake, back to `keep` once they
+        // have ended one by one.
+        for _ in 0..200 {
+            pool.give(fresh(16), fresh(16), fresh(16), 200);
+        }
+        assert_eq!(pool.rx.len(), 200);
+        for awake in (0..200).rev() {
+            give(&mut pool, awake);
+        }
+        assert_eq!((pool.rx.len(), pool.tx.len(), pool.store.len()), (2, 2, 2), "back to `keep` after the burst");
     }
 
     #[test]
