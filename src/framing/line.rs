@@ -499,15 +499,12 @@ impl LineState {
 #[cold]
 #[inline(never)]
 fn newline_by_words(bytes: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
+    use crate::wire::{eq_mask, first, word};
     let mut at = 0;
-    for word in bytes.chunks_exact(8) {
-        let x = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default()) ^ (LO * u64::from(b'\n'));
-        // The lowest flagged byte is exact (a borrow only runs upwards from it).
-        let found = x.wrapping_sub(LO) & !x & HI;
+    while let Some(w) = word(bytes, at) {
+        let found = eq_mask(w, b'\n');
         if found != 0 {
-            return Some(at + (found.trailing_zeros() / 8) as usize);
+            return Some(at + first(found));
         }
         at += 8;
     }

@@ -744,7 +744,7 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
     let mut patterns = [0u64; 4];
     let wide = !super::find::COMPACT && names.len() <= patterns.len() && names.iter().all(|n| !n.is_empty());
     if wide {
-        const LO: u64 = 0x0101_0101_0101_0101;
+        use super::find::{LO, word};
         for (i, p) in patterns.iter_mut().enumerate() {
             // Unused entries repeat the first name's byte.
             let n = names.get(i).or(names.first()).and_then(|n| n.first());
@@ -753,10 +753,8 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         // The high bit of each byte where `x` is zero, exactly (no borrow between bytes).
         let zero = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
-        let word =
-            |i: usize| json.get(i..i + 8).map(|w| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or_default()));
         let [p0, p1, p2, p3] = patterns;
-        while let (Some(here), Some(next)) = (word(at), word(at + 1)) {
+        while let (Some(here), Some(next)) = (word(json, at), word(json, at + 1)) {
             let follows = zero(next ^ p0) | zero(next ^ p1) | zero(next ^ p2) | zero(next ^ p3);
             let mut candidates = zero(here ^ (LO * u64::from(b'"'))) & follows;
             while candidates != 0 {

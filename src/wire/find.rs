@@ -70,6 +70,33 @@ pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
     text
 }
 
+// Word-at-a-time primitives: the wide searches are built on them, and the few word loops
+// elsewhere in the crate (line breaks in `ser` and the line framer, quoted names in
+// `encode`) use them too; on compact builds those loops are dead code behind `COMPACT`.
+
+pub(crate) const LO: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The eight bytes at `i`, little-endian, if there are eight.
+#[inline(always)]
+pub(crate) fn word(buf: &[u8], i: usize) -> Option<u64> {
+    let chunk: [u8; 8] = buf.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// The high bit of each byte of `w` equal to `b` (lowest flagged byte exact).
+#[inline(always)]
+pub(crate) const fn eq_mask(w: u64, b: u8) -> u64 {
+    let x = w ^ (LO * b as u64);
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The offset (0..8) of the lowest flagged byte of a non-zero mask.
+#[inline(always)]
+pub(crate) const fn first(mask: u64) -> usize {
+    (mask.trailing_zeros() / 8) as usize
+}
+
 /// Whether this build uses the [`compact`](self::compact) searches (see the module docs).
 pub(crate) const COMPACT: bool = cfg!(not(mcp_sansio_wide));
 

@@ -220,19 +220,12 @@ impl<'b> Out<'b> {
 /// Whether `json` holds a `\n` or a `\r`: asked of every raw value written, so eight bytes
 /// at a time except on compact builds (small 32-bit targets), as the scanner does.
 fn has_line_break(json: &[u8]) -> bool {
+    use super::find::{COMPACT, eq_mask, word};
     let mut at = 0;
-    if !super::find::COMPACT {
-        const LO: u64 = 0x0101_0101_0101_0101;
-        const HI: u64 = 0x8080_8080_8080_8080;
-        // A byte equal to `b` flags its high bit; a borrow can flag more bytes only above
-        // a true one, so "none flagged" is exact.
-        let flags = |w: u64, b: u8| {
-            let x = w ^ (LO * u64::from(b));
-            x.wrapping_sub(LO) & !x & HI
-        };
-        for word in json.chunks_exact(8) {
-            let w = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default());
-            if flags(w, b'\n') | flags(w, b'\r') != 0 {
+    if !COMPACT {
+        // "None flagged" is exact (a borrow can flag more bytes only above a true one).
+        while let Some(w) = word(json, at) {
+            if eq_mask(w, b'\n') | eq_mask(w, b'\r') != 0 {
                 return true;
             }
             at += 8;

@@ -2,33 +2,10 @@
 //! than code size: eight bytes at a time everywhere, and sixteen at a time (a block test the
 //! auto-vectorizer turns into a few SIMD instructions) where there is SIMD.
 
-use super::{is_escape_stop, is_text_stop};
-
-pub(crate) const LO: u64 = 0x0101_0101_0101_0101;
-pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
+use super::{HI, LO, eq_mask, first, is_escape_stop, is_text_stop, word};
 
 /// Bytes per block.
 pub(crate) const BLOCK: usize = 16;
-
-/// The eight bytes at `i`, little-endian, if there are eight.
-#[inline(always)]
-pub(crate) fn word(buf: &[u8], i: usize) -> Option<u64> {
-    let chunk: [u8; 8] = buf.get(i..i.checked_add(8)?)?.try_into().ok()?;
-    Some(u64::from_le_bytes(chunk))
-}
-
-/// The high bit of each byte of `w` equal to `b` (lowest flagged byte exact).
-#[inline(always)]
-pub(crate) const fn eq_mask(w: u64, b: u8) -> u64 {
-    let x = w ^ (LO * b as u64);
-    x.wrapping_sub(LO) & !x & HI
-}
-
-/// The offset (0..8) of the lowest flagged byte of a non-zero mask.
-#[inline(always)]
-pub(crate) const fn first(mask: u64) -> usize {
-    (mask.trailing_zeros() / 8) as usize
-}
 
 /// For the validator: each byte that ends a run of plain string text, namely `"`, `\`, a
 /// control character (U+0000..U+001F) or a non-ASCII byte (whose UTF-8 sequence is checked
