@@ -157,17 +157,16 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         now: Instant,
         reserves: Reserves,
     ) -> Result<Self, ConfigError> {
+        if config.role == Role::Client {
+            // A client opens with a request of its own: made the usual way.
+            return Self::with_buffers(config, rx, tx, now);
+        }
         Self::check_config(&config, rx.as_ref().len())?;
         let mut endpoint = Self::fresh(config, rx, tx, now);
         endpoint.core.identity_len = reserves.identity_len;
         endpoint.core.first_reserve = reserves.first_reserve;
         if endpoint.core.tx.capacity() < reserves.first_reserve {
             return Err(ConfigError::TxTooSmall { needed: reserves.first_reserve });
-        }
-        if endpoint.core.role() == Role::Client {
-            // A client opens with a request of its own: made the usual way.
-            let (rx, tx) = endpoint.into_buffers();
-            return Self::with_buffers(config, rx, tx, now);
         }
         Ok(endpoint)
     }
