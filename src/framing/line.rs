@@ -272,7 +272,30 @@ impl LineState {
     }
 
     /// See [`LineFramer::spare`].
+    ///
+    /// Runs on every read (with one-byte reads, once a byte): whether the buffer needs
+    /// any work first is decided inline, the work (moving the unread bytes down, a full
+    /// buffer) is out of line.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
     pub(crate) fn spare<'b>(&mut self, buf: &'b mut [u8]) -> &'b mut [u8] {
+        // Small targets skip the early test: it would repeat, as code, the tests the work
+        // starts with.
+        #[cfg(mcp_sansio_wide)]
+        {
+            let full = self.tail == buf.len();
+            if !((self.head > 0 && (full || self.head == self.tail))
+                || (self.head == 0 && full && self.skipping.is_none()))
+            {
+                return &mut buf[self.tail..];
+            }
+        }
+        self.make_room(buf);
+        &mut buf[self.tail..]
+    }
+
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    #[cfg_attr(not(mcp_sansio_wide), inline(always))]
+    fn make_room(&mut self, buf: &mut [u8]) {
         if self.head > 0 && (self.tail == buf.len() || self.head == self.tail) {
             self.compact(buf);
         }
@@ -292,7 +315,6 @@ impl LineState {
                 self.scanned = 0;
             }
         }
-        &mut buf[self.tail..]
     }
 
     /// See [`LineFramer::commit`]; `capacity` is the buffer's length.
@@ -312,7 +334,13 @@ impl LineState {
         let capacity = buf.len();
         let spare = self.spare(buf);
         let n = spare.len().min(data.len());
-        spare[..n].copy_from_slice(&data[..n]);
+        if cfg!(mcp_sansio_wide) && n == 1 {
+            // A reader that hands over one byte at a time (a UART): a store, not a call
+            // to `memcpy`.
+            spare[0] = data[0];
+        } else {
+            spare[..n].copy_from_slice(&data[..n]);
+        }
         self.commit(capacity, n);
         n
     }
@@ -376,36 +404,7 @@ impl LineState {
         }
         loop {
             if let Some(seen) = self.skipping {
-                match self.find_newline(buf) {
-                    Some(nl) => {
-                        let mut len = seen + (nl - self.head);
-                        let cr = if nl > self.head { buf[nl - 1] == b'\r' } else { self.skip_ends_in_cr };
-                        if cr {
-                            len -= 1;
-                        }
-                        self.head = nl + 1;
-                        self.scanned = self.head;
-                        self.skipping = None;
-                        self.bom = Bom::Decided;
-                        return Some(Err(LineError::TooLong { len }));
-                    }
-                    None => {
-                        let seen = seen + (self.tail - self.head);
-                        if self.tail > self.head {
-                            self.skip_ends_in_cr = buf[self.tail - 1] == b'\r';
-                        }
-                        self.head = 0;
-                        self.tail = 0;
-                        self.scanned = 0;
-                        self.skipping = Some(seen);
-                        if self.eof && !self.eof_done {
-                            self.eof_done = true;
-                            self.skipping = None;
-                            return Some(Err(LineError::TooLong { len: seen }));
-                        }
-                        return None;
-                    }
-                }
+                return self.skip_to_newline(buf, seen);
             }
             if self.head == self.tail && !self.eof {
                 return None;
@@ -428,24 +427,66 @@ impl LineState {
                     self.peeked = Some((start..end, nl + 1));
                     return Some(Ok(start..end));
                 }
-                None => {
-                    if self.eof && !self.eof_done {
-                        self.eof_done = true;
-                        let rest = &buf[self.head..self.tail];
-                        self.head = self.tail;
-                        if rest.len() == capacity {
-                            // It fills the buffer, so it could never fit with its newline:
-                            // the report `spare` (or one more empty `feed`) would have made.
-                            self.oversized = Some(Prefix::scan(rest));
-                            return Some(Err(LineError::TooLong { len: rest.len() }));
-                        }
-                        if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-                            return None;
-                        }
-                        return Some(Err(LineError::Unterminated { len: rest.len() }));
-                    }
-                    return None;
+                None if self.eof && !self.eof_done => return self.unterminated(buf, capacity),
+                None => return None,
+            }
+        }
+    }
+
+    /// [`peek_line`](Self::peek_line) at the end of input with a line unterminated.
+    #[cfg_attr(mcp_sansio_wide, cold)]
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    #[cfg_attr(not(mcp_sansio_wide), inline(always))]
+    fn unterminated(&mut self, buf: &[u8], capacity: usize) -> Option<Result<Range<usize>, LineError>> {
+        self.eof_done = true;
+        let rest = &buf[self.head..self.tail];
+        self.head = self.tail;
+        if rest.len() == capacity {
+            // It fills the buffer, so it could never fit with its newline:
+            // the report `spare` (or one more empty `feed`) would have made.
+            self.oversized = Some(Prefix::scan(rest));
+            return Some(Err(LineError::TooLong { len: rest.len() }));
+        }
+        if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            return None;
+        }
+        Some(Err(LineError::Unterminated { len: rest.len() }))
+    }
+
+    /// [`peek_line`](Self::peek_line) while skipping a line too long for the buffer
+    /// (`seen` bytes of it so far).
+    #[cfg_attr(mcp_sansio_wide, cold)]
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    #[cfg_attr(not(mcp_sansio_wide), inline(always))]
+    fn skip_to_newline(&mut self, buf: &[u8], seen: usize) -> Option<Result<Range<usize>, LineError>> {
+        match self.find_newline(buf) {
+            Some(nl) => {
+                let mut len = seen + (nl - self.head);
+                let cr = if nl > self.head { buf[nl - 1] == b'\r' } else { self.skip_ends_in_cr };
+                if cr {
+                    len -= 1;
                 }
+                self.head = nl + 1;
+                self.scanned = self.head;
+                self.skipping = None;
+                self.bom = Bom::Decided;
+                Some(Err(LineError::TooLong { len }))
+            }
+            None => {
+                let seen = seen + (self.tail - self.head);
+                if self.tail > self.head {
+                    self.skip_ends_in_cr = buf[self.tail - 1] == b'\r';
+                }
+                self.head = 0;
+                self.tail = 0;
+                self.scanned = 0;
+                self.skipping = Some(seen);
+                if self.eof && !self.eof_done {
+                    self.eof_done = true;
+                    self.skipping = None;
+                    return Some(Err(LineError::TooLong { len: seen }));
+                }
+                None
             }
         }
     }

@@ -147,7 +147,27 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
     }
 
     /// Events that do not borrow the receive buffer.
+    ///
+    /// Asked on every poll: whether anything is queued at all is inlined into the poll
+    /// (a few flags and counters), the taking stays out of line.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
     pub fn queued_event(&mut self) -> Option<Event<'static>> {
+        // Small targets skip the early test, as `run_timers` does.
+        #[cfg(mcp_sansio_wide)]
+        {
+            let queued = (E::CLIENT && self.ready)
+                || self.queued.unresponsive.is_some()
+                || self.inb.has_expired()
+                || self.out.has_ended();
+            if !queued {
+                return None;
+            }
+        }
+        self.take_queued_event()
+    }
+
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    fn take_queued_event(&mut self) -> Option<Event<'static>> {
         // Only a client's handshake queues `Ready`.
         if E::CLIENT && self.ready {
             self.ready = false;
@@ -206,6 +226,11 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
     }
 
     /// The `Closed` event, once everything owed has been delivered and sent.
+    ///
+    /// Asked on every poll that finds nothing else to do (with one-byte reads, once a
+    /// byte): the common answer, "input is not over", is inlined into the poll and the
+    /// rest stays out of line.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
     pub fn closed_event(&mut self) -> Option<Event<'static>> {
         if self.life.is_closed() {
             return None;
@@ -214,6 +239,13 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
         if !input_over {
             return None;
         }
+        self.input_over_event()
+    }
+
+    /// [`closed_event`](Self::closed_event) once the peer's input is over.
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    #[cfg_attr(not(mcp_sansio_wide), inline(always))]
+    fn input_over_event(&mut self) -> Option<Event<'static>> {
         // The peer's input is over: nothing can cancel a listen stream any more, so it
         // ends from this side; nothing can answer our requests any more.
         if self.is_stateless() && self.role() == Role::Server {

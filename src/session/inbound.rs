@@ -221,6 +221,13 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
         self.book.expired > 0
     }
 
+    /// Whether a live request's deadline has passed at `now`.
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    pub fn any_overdue(&self, now: Instant) -> bool {
+        self.book.earliest.is_some_and(|t| now >= t)
+    }
+
     /// The first live request whose deadline has passed at `now`.
     #[inline]
     pub fn overdue(&self, now: Instant) -> Option<(usize, &InEntry)> {

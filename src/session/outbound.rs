@@ -291,6 +291,13 @@ impl<const N: usize> Outbound<N> {
         self.recount();
     }
 
+    /// Whether any request ended (timed out, failed) with its event still to take.
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    pub fn has_ended(&self) -> bool {
+        self.ended > 0
+    }
+
     /// Frees the first request that ended without an answer and whose event can be
     /// delivered now.
     #[inline]

@@ -44,6 +44,11 @@ pub(crate) struct Ping {
 /// The singleton deadlines, and the keepalive state they derive from.
 pub(crate) struct Timers {
     table: [Option<Instant>; Timer::COUNT],
+    /// The earliest of `table`, kept as it changes: every poll asks for it. Not on
+    /// small targets, where comparing 64-bit options costs more code (164 bytes on
+    /// thumbv7em) than it saves time.
+    #[cfg(mcp_sansio_wide)]
+    earliest: Option<Instant>,
     /// The keepalive ping in flight.
     pub ping: Option<Ping>,
     /// When the latest input arrived (keepalive counts silence from it).
@@ -52,7 +57,13 @@ pub(crate) struct Timers {
 
 impl Timers {
     pub fn new(now: Instant) -> Self {
-        Self { table: [None; Timer::COUNT], ping: None, last_rx: now }
+        Self {
+            table: [None; Timer::COUNT],
+            #[cfg(mcp_sansio_wide)]
+            earliest: None,
+            ping: None,
+            last_rx: now,
+        }
     }
 
     /// Input arrived at `now`: the keepalive's idle time starts again (cheap, as it runs
@@ -66,6 +77,10 @@ impl Timers {
 
     pub fn set(&mut self, timer: Timer, at: Option<Instant>) {
         self.table[timer as usize] = at;
+        #[cfg(mcp_sansio_wide)]
+        {
+            self.earliest = self.earliest_of_table();
+        }
     }
 
     fn get(&self, timer: Timer) -> Option<Instant> {
@@ -77,21 +92,60 @@ impl Timers {
         self.get(timer).is_some_and(|t| now >= t)
     }
 
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    fn any_due(&self, now: Instant) -> bool {
+        self.earliest.is_some_and(|t| now >= t)
+    }
+
+    #[cfg(not(mcp_sansio_wide))]
     #[inline]
     fn any_due(&self, now: Instant) -> bool {
         self.table.iter().flatten().any(|&t| now >= t)
     }
 
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    fn next(&self) -> Option<Instant> {
+        self.earliest
+    }
+
+    #[cfg(not(mcp_sansio_wide))]
     #[inline]
     fn next(&self) -> Option<Instant> {
         let [a, b, c] = self.table;
         [a, b, c].into_iter().flatten().min()
     }
+
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    fn earliest_of_table(&self) -> Option<Instant> {
+        let [a, b, c] = self.table;
+        earlier(earlier(a, b), c)
+    }
 }
 
 impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// Does whatever is due at `self.now`.
+    ///
+    /// Runs on every poll: whether anything is due at all is inlined into the poll (three
+    /// comparisons when nothing is), the work stays out of line.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
     pub fn run_timers(&mut self) {
+        // Small targets skip the early test: it would repeat, as code, the tests the
+        // work starts with.
+        #[cfg(mcp_sansio_wide)]
+        {
+            let now = self.now;
+            if !(self.out.any_due(now) || self.inb.any_overdue(now) || self.timers.any_due(now)) {
+                return;
+            }
+        }
+        self.run_due_timers();
+    }
+
+    #[cfg_attr(mcp_sansio_wide, inline(never))]
+    fn run_due_timers(&mut self) {
         let now = self.now;
         if self.out.any_due(now) {
             for slot in 0..OUT {
@@ -176,10 +230,45 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
 
     /// The earliest instant at which `run_timers` has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
         earlier(earlier(self.out.next_deadline(), self.inb.next_deadline()), self.timers.next())
+    }
+}
+
+/// The earlier of two optional deadlines (`None`: no deadline).
+#[inline(always)]
+fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The earliest deadline follows every change of the table, in any order (wide builds
+    /// keep it beside the table instead of computing it on each poll).
+    #[test]
+    fn the_earliest_deadline_follows_every_change() {
+        let timers = [Timer::Initialize, Timer::KeepaliveIdle, Timer::KeepaliveAnswer];
+        let values = [None, Some(Instant::from_millis(5)), Some(Instant::from_millis(9)), Some(Instant::ZERO)];
+        let mut t = Timers::new(Instant::ZERO);
+        let mut table = [None; Timer::COUNT];
+        // Every sequence of 4 changes (which timer, which value): 12^4 of them.
+        for n in 0..12usize.pow(4) {
+            let mut k = n;
+            for _ in 0..4 {
+                let (timer, value) = (timers[k % 3], values[(k / 3) % 4]);
+                k /= 12;
+                t.set(timer, value);
+                table[timer as usize] = value;
+                let want = table.iter().flatten().min().copied();
+                assert_eq!(t.next(), want, "after {n}");
+                for now in [0, 4, 5, 8, 9, 10].map(Instant::from_millis) {
+                    assert_eq!(t.any_due(now), want.is_some_and(|w| now >= w), "after {n} at {now:?}");
+                }
+            }
+        }
     }
 }
