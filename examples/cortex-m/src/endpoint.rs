@@ -152,13 +152,21 @@ pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
 /// Answers a request from its event. An answer that does not fit the transmit buffer
 /// gets a short error instead, so the client is never left waiting.
 pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequest<'_>, result: &R) {
-    match req.respond(result) {
-        Ok(_) => {}
-        Err(SendError::TxFull { needed, .. }) => {
+    if let Err(e) = req.respond(result) {
+        not_answered(req, e);
+    }
+}
+
+/// [`answer`]'s failure path, once for every result type (not inlined into each
+/// instantiation: the log call and the error's `defmt::Format` would be copied into each).
+#[inline(never)]
+fn not_answered(req: &mut mcp_sansio::session::IncomingRequest<'_>, e: SendError) {
+    match e {
+        SendError::TxFull { needed, .. } => {
             warn!("answer to {=str} needs {=usize} bytes: sent an error instead", req.method.name(), needed);
             let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
         }
-        Err(e) => warn!("answer to {=str} failed: {}", req.method.name(), e),
+        e => warn!("answer to {=str} failed: {}", req.method.name(), e),
     }
 }
 
