@@ -157,6 +157,24 @@ pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequ
     }
 }
 
+/// Answers with the JSON object `json`, written by the caller (with `complete` false
+/// if it did not fit its buffer). The answers assembled from static JSON texts and the
+/// firmware's own strings (a resource list page, a resource's contents, the prompt) go
+/// this way: they all share `RawJson`'s serializer, where a result type each would bring
+/// one serializer each (about 400 bytes of flash apiece). Checked as JSON before it is
+/// sent, like every `RawJson`.
+#[cfg(any(feature = "resources", feature = "prompts"))]
+#[inline(never)]
+pub fn answer_json(req: &mut mcp_sansio::session::IncomingRequest<'_>, json: &str, complete: bool) {
+    match RawJson::parse(json.as_bytes()) {
+        Ok(raw) if complete => answer(req, &raw),
+        _ => {
+            warn!("answer to {=str} not built", req.method.name());
+            let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
+        }
+    }
+}
+
 /// [`answer`]'s failure path, once for every result type (not inlined into each
 /// instantiation: the log call and the error's `defmt::Format` would be copied into each).
 #[inline(never)]
