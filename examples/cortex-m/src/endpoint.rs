@@ -164,6 +164,7 @@ pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequ
 /// one serializer each (about 400 bytes of flash apiece). Checked as JSON before it is
 /// sent, like every `RawJson`.
 #[cfg(any(feature = "resources", feature = "prompts"))]
+#[allow(dead_code)] // with `typed-lists` and `typed-results`
 #[inline(never)]
 pub fn answer_json(req: &mut mcp_sansio::session::IncomingRequest<'_>, json: &str, complete: bool) {
     match RawJson::parse(json.as_bytes()) {
@@ -188,6 +189,12 @@ fn not_answered(req: &mut mcp_sansio::session::IncomingRequest<'_>, e: SendError
     }
 }
 
+/// The answer to a late call whose text did not fit (not reached: `blink`'s texts are
+/// short and plain).
+#[cfg(feature = "blink")]
+static TOO_LARGE: RawJson<'static> =
+    RawJson::from_static(r#"{"content":[{"type":"text","text":"answer too large"}],"isError":true}"#);
+
 #[cfg(feature = "blink")]
 /// A request answered after its event returned.
 pub struct Pending(PendingRequest);
@@ -207,9 +214,14 @@ impl Pending {
         ep.send_progress(&self.0, u64::from(done), Some(u64::from(total)), Some(message)).map(|_| ())
     }
 
-    /// The final answer (which the endpoint suppresses if the client cancelled).
-    pub fn finish<R: Serialize + ?Sized>(&self, ep: &mut Server, result: &R) -> Result<Responded, SendError> {
-        ep.respond(&self.0, result)
+    /// The final answer, a text (which the endpoint suppresses if the client cancelled).
+    pub fn finish(&self, ep: &mut Server, text: &str) -> Result<Responded, SendError> {
+        let mut reply = crate::app::tools::Reply::new();
+        reply.text().push_str(text);
+        match reply.finish(false) {
+            Some(result) => ep.respond(&self.0, &result),
+            None => ep.respond(&self.0, &TOO_LARGE),
+        }
     }
 }
 

@@ -13,7 +13,7 @@ mod logging;
 mod prompts;
 #[cfg(feature = "resources")]
 mod resources;
-mod tools;
+pub(crate) mod tools;
 
 use mcp_sansio::session::{Event, IncomingRequest, Misbehavior};
 use mcp_sansio::wire::ErrorCode;
