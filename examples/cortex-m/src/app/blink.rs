@@ -158,7 +158,7 @@ impl Blink {
                 let mut text = Text::<32>::new();
                 text.push_str("blink ").push_u64(job.done.into()).push_str(" of ").push_u64(job.times.into());
                 if let Err(e) = job.call.progress(ep, job.done, job.times, text.as_str()) {
-                    warn!("blink: progress not sent: {}", e);
+                    warn!("blink: progress not sent: {=str}", crate::endpoint::why(&e));
                 }
             }
             if job.done < job.times {
@@ -171,7 +171,7 @@ impl Blink {
             Err(SendError::TxFull { .. }) => None, // sent on the next wake, once the buffer drained
             outcome => {
                 if let Err(e) = outcome {
-                    warn!("blink: answer not sent: {}", e);
+                    warn!("blink: answer not sent: {=str}", crate::endpoint::why(&e));
                 }
                 info!("blink: finished {=u32}", job.times);
                 let times = job.times;
