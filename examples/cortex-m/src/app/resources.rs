@@ -56,6 +56,18 @@ const INFO: &str = r#"{"board":"mps2-an386","cpu":"cortex-m4f","clock_hz":250000
 const INFO_ESCAPED: &str =
     r#"{\"board\":\"mps2-an386\",\"cpu\":\"cortex-m4f\",\"clock_hz\":25000000,\"transport\":\"uart0\"}"#;
 
+/// What `resources/read` serves: each resource's URI and MIME type (as in `RESOURCES`).
+const READABLE: [(&str, &str); 5] = [
+    ("sensor://temperature", "text/plain"),
+    ("sensor://humidity", "text/plain"),
+    ("device://led", "text/plain"),
+    ("device://uptime", "text/plain"),
+    ("device://info", "application/json"),
+];
+/// Where `device://info` is in `READABLE`.
+#[cfg(not(feature = "typed-results"))]
+const INFO_AT: usize = 4;
+
 pub struct Resources {
     codec: CursorCodec,
 }
@@ -125,20 +137,26 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: a uri is required");
         return;
     };
+    // Looked up in a table, then read by position: one comparison loop instead of a
+    // chain of string matches.
+    let Some(at) = READABLE.iter().position(|(u, _)| *u == uri) else {
+        let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Resource not found");
+        return;
+    };
+    let (uri, mime) = READABLE[at];
     let mut text = Text::<24>::new();
-    let (uri, mime, body): (&'static str, &'static str, &str) = match uri {
-        "sensor://temperature" => ("sensor://temperature", "text/plain", reading(&mut text, Sensor::Temperature, now)),
-        "sensor://humidity" => ("sensor://humidity", "text/plain", reading(&mut text, Sensor::Humidity, now)),
-        "device://led" => ("device://led", "text/plain", if device.led { "on" } else { "off" }),
-        "device://uptime" => {
-            text.push_u64(now.as_millis());
-            ("device://uptime", "text/plain", text.as_str())
+    let body: &str = match at {
+        0 => reading(&mut text, Sensor::Temperature, now),
+        1 => reading(&mut text, Sensor::Humidity, now),
+        2 => {
+            if device.led {
+                "on"
+            } else {
+                "off"
+            }
         }
-        "device://info" => ("device://info", "application/json", INFO),
-        _ => {
-            let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Resource not found");
-            return;
-        }
+        3 => text.push_u64(now.as_millis()).as_str(),
+        _ => INFO,
     };
     #[cfg(feature = "typed-results")]
     {
@@ -150,7 +168,7 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
     {
         // The bytes `ReadResourceResult` writes for one text content (`INFO`, the one
         // body with quotes, goes in escaped: `INFO_ESCAPED`).
-        let body = if uri == "device://info" { INFO_ESCAPED } else { body };
+        let body = if at == INFO_AT { INFO_ESCAPED } else { body };
         let mut json = Text::<192>::new();
         json.push_str(r#"{"contents":[{"uri":""#).push_str(uri).push_str(r#"","mimeType":""#).push_str(mime);
         json.push_str(r#"","text":""#).push_str(body).push_str(r#""}]}"#);
