@@ -315,26 +315,32 @@ pub fn stats(req: &mut IncomingRequest<'_>, now: Instant) {
     let serving = memory::stack_high_water();
     let high_water = serving.max(memory::boot_high_water());
     info!("stats: stack high-water {=usize} B (serving {=usize} B)", high_water, serving);
+    // Key by key from a table: one loop instead of eighteen calls.
+    const KEYS: [&str; 9] = [
+        "stack_high_water=",
+        " boot_high_water=",
+        " serving_high_water=",
+        " stack_size=",
+        " statics=",
+        " endpoint=",
+        " rx=",
+        " tx=",
+        " uptime_ms=",
+    ];
+    let values = [
+        high_water as u32,
+        memory::boot_high_water() as u32,
+        serving as u32,
+        memory::stack_size() as u32,
+        memory::statics() as u32,
+        core::mem::size_of::<Server>() as u32,
+        RX_LEN as u32,
+        TX_LEN as u32,
+    ];
     let mut reply = Reply::new();
-    reply
-        .text()
-        .push_str("stack_high_water=")
-        .push_u64(high_water as u64)
-        .push_str(" boot_high_water=")
-        .push_u64(memory::boot_high_water() as u64)
-        .push_str(" serving_high_water=")
-        .push_u64(serving as u64)
-        .push_str(" stack_size=")
-        .push_u64(memory::stack_size() as u64)
-        .push_str(" statics=")
-        .push_u64(memory::statics() as u64)
-        .push_str(" endpoint=")
-        .push_u64(core::mem::size_of::<Server>() as u64)
-        .push_str(" rx=")
-        .push_u64(RX_LEN as u64)
-        .push_str(" tx=")
-        .push_u64(TX_LEN as u64)
-        .push_str(" uptime_ms=")
-        .push_u64(now.as_millis());
+    for (key, value) in KEYS.iter().zip(values) {
+        reply.text().push_str(key).push_u64(value.into());
+    }
+    reply.text().push_str(KEYS[8]).push_u64(now.as_millis());
     reply.send(req, false);
 }
