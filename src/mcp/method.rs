@@ -107,8 +107,18 @@ macro_rules! methods {
             Other(JsonStr<'a>),
         }
 
-        const SPECS: &[(Method<'static>, MethodSpec)] = &[
-            $( (Method::$variant, MethodSpec {
+        /// Each known method's position in [`SPECS`] (the order of the variants).
+        #[allow(clippy::upper_case_acronyms, dead_code)]
+        enum Index {
+            $( $variant, )*
+        }
+
+        /// The known methods' entries, in the order of the variants: a method's entry is
+        /// found by its position, and a position gives the method back
+        /// ([`Method::known_at`]), so the table holds no `Method` column (12 bytes an
+        /// entry on 32-bit targets).
+        const SPECS: &[MethodSpec] = &[
+            $( MethodSpec {
                 name: $name,
                 kind: MethodKind::$kind,
                 versions: $versions,
@@ -116,21 +126,37 @@ macro_rules! methods {
                 stateless_direction: Direction::$sl,
                 requires: $requires,
                 paginated: $paginated,
-            }), )*
+            }, )*
         ];
 
         impl<'a> Method<'a> {
+            /// The position of a known method's entry in [`SPECS`].
+            fn index(&self) -> Option<usize> {
+                match self {
+                    $( Method::$variant => Some(Index::$variant as usize), )*
+                    Method::Other(_) => None,
+                }
+            }
+
+            /// The known method whose entry is at `at` in [`SPECS`].
+            fn known_at(at: usize) -> Option<Method<'static>> {
+                $( if at == Index::$variant as usize {
+                    return Some(Method::$variant);
+                } )*
+                None
+            }
+
             /// The method named `name` (compared after unescaping).
             pub fn parse(name: JsonStr<'a>) -> Method<'a> {
                 // With the compact searches (microcontrollers), one loop over the table
                 // instead of a comparison per method inlined (see `from_known_bytes`).
                 if crate::wire::COMPACT {
-                    let known = SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m);
+                    let known = SPECS.iter().position(|s| name.eq_str(s.name)).and_then(Self::known_at);
                     return known.unwrap_or(Method::Other(name));
                 }
                 let known = match name.is_escaped() {
                     false => Self::from_known_bytes(name.raw()),
-                    true => SPECS.iter().find(|(_, s)| name.eq_str(s.name)).map(|(m, _)| *m),
+                    true => SPECS.iter().position(|s| name.eq_str(s.name)).and_then(Self::known_at),
                 };
                 known.unwrap_or(Method::Other(name))
             }
@@ -158,7 +184,7 @@ macro_rules! methods {
             /// The known method with this exact name.
             pub fn from_known_name(name: &str) -> Option<Method<'static>> {
                 if crate::wire::COMPACT {
-                    return SPECS.iter().find(|(_, s)| s.name == name).map(|(m, _)| *m);
+                    return SPECS.iter().position(|s| s.name == name).and_then(Self::known_at);
                 }
                 match name {
                     $( $name => Some(Method::$variant), )*
@@ -274,15 +300,7 @@ methods! {
 impl<'a> Method<'a> {
     /// The table entry, for known methods.
     pub fn spec(&self) -> Option<&'static MethodSpec> {
-        self.spec_entry().map(|(_, s)| s)
-    }
-
-    /// The table row, for known methods.
-    fn spec_entry(&self) -> Option<&'static (Method<'static>, MethodSpec)> {
-        if let Method::Other(_) = self {
-            return None;
-        }
-        SPECS.iter().find(|(m, _)| m == self)
+        SPECS.get(self.index()?)
     }
 
     /// Whether this is a known method.
@@ -294,7 +312,7 @@ impl<'a> Method<'a> {
     pub fn to_known(self) -> Option<Method<'static>> {
         match self {
             Method::Other(_) => None,
-            known => known.spec_entry().map(|(m, _)| *m),
+            known => known.index().and_then(Self::known_at),
         }
     }
 
@@ -346,7 +364,7 @@ impl fmt::Display for Method<'_> {
 
 /// Every known method with its table entry.
 pub fn all_methods() -> impl Iterator<Item = (Method<'static>, &'static MethodSpec)> {
-    SPECS.iter().map(|(m, s)| (*m, s))
+    SPECS.iter().enumerate().filter_map(|(at, s)| Some((Method::known_at(at)?, s)))
 }
 
 #[cfg(test)]
@@ -360,7 +378,10 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_escapes_are_resolved() {
+        // Every entry gives its method back, and the method finds the same entry.
+        assert_eq!(all_methods().count(), SPECS.len());
         for (m, spec) in all_methods() {
+            assert_eq!(m.spec(), Some(spec));
             assert_eq!(m.name(), spec.name);
             assert_eq!(Method::from_known_name(spec.name), Some(m));
             assert_eq!(m.to_known(), Some(m));

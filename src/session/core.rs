@@ -214,7 +214,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'a, OUT,
     pub fn refuse_newest_held(&mut self, rx: &[u8]) -> bool {
         let Some((id, origin)) = self.held.newest(rx) else { return true };
         let origin = origin.map(Origin);
-        let (code, message) = RefuseReason::TooManyRequests.reply();
+        let (code, message) = RefuseReason::TooManyRequests.reply_for::<E>();
         let written = self.tx.to(origin).error(ErrorId::Id(id.as_ref()), code, message);
         match self.owe(ErrorId::Id(id.as_ref()), origin, written) {
             Owed::Sent => {

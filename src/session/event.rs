@@ -384,7 +384,24 @@ pub enum RefuseReason {
 impl RefuseReason {
     /// The error code and message sent for this reason.
     pub(crate) fn reply(self) -> (ErrorCode, &'static str) {
-        match self {
+        self.handshake_reply().unwrap_or_else(|| self.stateless_reply())
+    }
+
+    /// [`reply`](Self::reply) on an endpoint of profile `E`. Without the stateless era
+    /// only the reasons of [`handshake_reply`](Self::handshake_reply) come up, and the
+    /// stateless era's messages are not linked (about 500 bytes of flash).
+    pub(crate) fn reply_for<E: super::profile::Profile>(self) -> (ErrorCode, &'static str) {
+        match self.handshake_reply() {
+            Some(reply) => reply,
+            None if E::STATELESS => self.stateless_reply(),
+            // Not reached: these reasons come only from the stateless era's checks.
+            None => (ErrorCode::INVALID_REQUEST, "Request refused"),
+        }
+    }
+
+    /// The reasons a handshake-era session refuses a request for.
+    fn handshake_reply(self) -> Option<(ErrorCode, &'static str)> {
+        Some(match self {
             Self::NotInitialized => {
                 (ErrorCode::INVALID_REQUEST, "Session not initialized: only ping is allowed before initialization")
             }
@@ -396,6 +413,17 @@ impl RefuseReason {
             Self::DuplicateId => (ErrorCode::INVALID_REQUEST, "Request id is already in use by a request in flight"),
             Self::IdTooLong => (ErrorCode::INVALID_REQUEST, "Request id is too long"),
             Self::TooManyRequests => (ErrorCode::INTERNAL_ERROR, "Too many requests in flight"),
+            Self::StatelessOnHandshakeSession => (
+                ErrorCode::INVALID_REQUEST,
+                "This session opened with initialize: 2026-07-28 requests are not accepted on it",
+            ),
+            _ => return None,
+        })
+    }
+
+    /// The reasons only the stateless era's checks give.
+    fn stateless_reply(self) -> (ErrorCode, &'static str) {
+        match self {
             Self::MissingProtocolVersion => {
                 (ErrorCode::INVALID_PARAMS, "Missing required _meta field io.modelcontextprotocol/protocolVersion")
             }
@@ -410,13 +438,11 @@ impl RefuseReason {
                 ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
                 "This connection speaks the 2026-07-28 protocol: initialize is not accepted",
             ),
-            Self::StatelessOnHandshakeSession => (
-                ErrorCode::INVALID_REQUEST,
-                "This session opened with initialize: 2026-07-28 requests are not accepted on it",
-            ),
             Self::MissingClientCapability => {
                 (ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability")
             }
+            // The handshake's reasons (see `reply`).
+            _ => (ErrorCode::INVALID_REQUEST, "Request refused"),
         }
     }
 }
@@ -494,4 +520,89 @@ pub struct IncomingNotification<'e> {
     /// 2026-07-28: the listen stream of ours it came on (its
     /// `_meta.io.modelcontextprotocol/subscriptionId`, checked to be one).
     pub subscription: Option<RequestIdRef<'e>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RefuseReason::{self, *};
+    use crate::session::profile::{Full, Handshake, HandshakeServer, Profile};
+
+    const ALL: [RefuseReason; 16] = [
+        NotInitialized,
+        AlreadyInitialized,
+        InitializeInBatch,
+        InvalidInitialize,
+        NotInVersion,
+        CapabilityNotDeclared,
+        DuplicateId,
+        IdTooLong,
+        MissingProtocolVersion,
+        MissingClientCapabilities,
+        InvalidLogLevel,
+        UnsupportedVersion,
+        InitializeWhenStateless,
+        StatelessOnHandshakeSession,
+        MissingClientCapability,
+        TooManyRequests,
+    ];
+
+    /// The reasons the handshake-era checks give (src/session/receive.rs, core.rs).
+    const HANDSHAKE: [RefuseReason; 10] = [
+        NotInitialized,
+        AlreadyInitialized,
+        InitializeInBatch,
+        InvalidInitialize,
+        NotInVersion,
+        CapabilityNotDeclared,
+        DuplicateId,
+        IdTooLong,
+        StatelessOnHandshakeSession,
+        TooManyRequests,
+    ];
+
+    /// Does not compile when a reason is added and `ALL` not told.
+    #[allow(dead_code)]
+    fn all_is_every_reason(r: RefuseReason) -> usize {
+        match r {
+            NotInitialized
+            | AlreadyInitialized
+            | InitializeInBatch
+            | InvalidInitialize
+            | NotInVersion
+            | CapabilityNotDeclared
+            | DuplicateId
+            | IdTooLong
+            | MissingProtocolVersion
+            | MissingClientCapabilities
+            | InvalidLogLevel
+            | UnsupportedVersion
+            | InitializeWhenStateless
+            | StatelessOnHandshakeSession
+            | MissingClientCapability
+            | TooManyRequests => ALL.len(),
+        }
+    }
+
+    #[test]
+    fn every_reason_has_its_own_reply_in_one_of_the_two_tables() {
+        for r in ALL {
+            let handshake = r.handshake_reply();
+            assert_eq!(handshake.is_some(), HANDSHAKE.contains(&r), "{r:?}");
+            assert_eq!(r.reply(), handshake.unwrap_or_else(|| r.stateless_reply()), "{r:?}");
+            // Its own message, not a table's fallback.
+            assert_ne!(r.reply().1, "Request refused", "{r:?}");
+        }
+    }
+
+    #[test]
+    fn a_profile_replies_as_reply_does_for_every_reason_it_can_give() {
+        fn check<E: Profile>(reasons: &[RefuseReason]) {
+            for &r in reasons {
+                assert_eq!(r.reply_for::<E>(), r.reply(), "{r:?}");
+            }
+        }
+        check::<Full>(&ALL);
+        check::<Handshake>(&HANDSHAKE);
+        check::<HandshakeServer>(&HANDSHAKE);
+    }
 }

@@ -218,7 +218,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
 
     /// Answers request `r` with the error for `reason` and reports it.
     fn refuse<'e>(&mut self, r: &Request<'e>, reason: RefuseReason) -> Option<Received<'e>> {
-        let (code, message) = reason.reply();
+        let (code, message) = reason.reply_for::<E>();
         let written = self.tx.to(self.origin).error(ErrorId::Id(r.id), code, message);
         if !self.reply(ErrorId::Id(r.id), written) {
             return None;

@@ -25,9 +25,7 @@ use super::pending::{Fate, PendingRequest};
 use super::profile::Profile;
 use super::replies::write_replacement;
 use crate::mcp::ProtocolVersion;
-use crate::wire::{
-    ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, RequestIdRef, object_writer,
-};
+use crate::wire::{ErrorCode, ErrorId, FrameView, NumberBuf, ProgressValue, RawJson, RequestId, object_writer};
 
 impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN, B, E> {
     /// The handle that answers the request `serial`, in inbound `slot` if it is live.
@@ -243,19 +241,24 @@ impl<'e> Responder<'e> {
         {
             return Err(SendError::ProgressNotIncreasing);
         }
-        #[derive(Serialize)]
-        struct Params<'p> {
-            #[serde(rename = "progressToken")]
-            token: RequestIdRef<'p>,
-            progress: crate::wire::Number<'p>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            total: Option<crate::wire::Number<'p>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            message: Option<&'p str>,
-        }
-        let params =
-            Params { token: token.as_ref(), progress: value.get(), total: total.as_ref().map(NumberBuf::get), message };
-        tx.notification("notifications/progress", Some(&params))?;
+        // Written member by member (the bytes a derived `Serialize` of these four
+        // members writes): the token and the numbers are JSON tokens already.
+        tx.notification_with("notifications/progress", |out| {
+            out.put(b"{\"progressToken\":");
+            out.raw(token.as_ref().as_token());
+            out.put(b",\"progress\":");
+            out.raw(value.get().as_bytes());
+            if let Some(total) = &total {
+                out.put(b",\"total\":");
+                out.raw(total.get().as_bytes());
+            }
+            if let Some(message) = message {
+                out.put(b",\"message\":");
+                out.string(message);
+            }
+            out.put(b"}");
+            Ok(())
+        })?;
         entry.last_progress = Some(value);
         Ok(Responded::Sent)
     }

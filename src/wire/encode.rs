@@ -473,6 +473,23 @@ impl<'w> FrameView<'w> {
         })
     }
 
+    /// A notification whose params object `params` writes itself.
+    pub(crate) fn notification_with(
+        &mut self,
+        method: &str,
+        params: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
+    ) -> Result<Range<usize>, EncodeError> {
+        self.push(|out| {
+            out.put(JSONRPC);
+            out.put(b",\"method\":");
+            out.escaped_str(method);
+            out.put(b",\"params\":");
+            params(&mut JsonOut { out })?;
+            out.byte(b'}');
+            Ok(())
+        })
+    }
+
     /// A request whose params object `params` writes itself.
     pub(crate) fn request_with(
         &mut self,

@@ -116,7 +116,10 @@ pub fn start(now: Instant) -> &'static mut Server {
     match Endpoint::new_in(place, config, &mut rx[..], &mut tx[..], now) {
         Ok(ep) => ep,
         Err(e) => {
-            error!("endpoint refused its configuration: {}", e);
+            // (Not the `ConfigError` itself: its derived `defmt::Format` is 200 bytes of
+            // flash for a fault of the build that its first boot shows.)
+            let _ = e;
+            error!("endpoint refused its configuration");
             crate::fatal("endpoint configuration")
         }
     }
@@ -152,15 +155,61 @@ pub fn drain(ep: &mut Server, app: &mut App, now: Instant) -> Option<Instant> {
 /// Answers a request from its event. An answer that does not fit the transmit buffer
 /// gets a short error instead, so the client is never left waiting.
 pub fn answer<R: Serialize + ?Sized>(req: &mut mcp_sansio::session::IncomingRequest<'_>, result: &R) {
-    match req.respond(result) {
-        Ok(_) => {}
-        Err(SendError::TxFull { needed, .. }) => {
+    if let Err(e) = req.respond(result) {
+        not_answered(req, e);
+    }
+}
+
+/// Answers with the JSON object `json`, written by the caller (with `complete` false
+/// if it did not fit its buffer). The answers assembled from static JSON texts and the
+/// firmware's own strings (a resource list page, a resource's contents, the prompt) go
+/// this way: they all share `RawJson`'s serializer, where a result type each would bring
+/// one serializer each (about 400 bytes of flash apiece). Checked as JSON before it is
+/// sent, like every `RawJson`.
+#[cfg(any(feature = "resources", feature = "prompts"))]
+#[allow(dead_code)] // with `typed-lists` and `typed-results`
+#[inline(never)]
+pub fn answer_json(req: &mut mcp_sansio::session::IncomingRequest<'_>, json: &str, complete: bool) {
+    match RawJson::parse(json.as_bytes()) {
+        Ok(raw) if complete => answer(req, &raw),
+        _ => {
+            warn!("answer to {=str} not built", req.method.name());
+            let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
+        }
+    }
+}
+
+/// [`answer`]'s failure path, once for every result type (not inlined into each
+/// instantiation: the log call and the error's `defmt::Format` would be copied into each).
+#[inline(never)]
+fn not_answered(req: &mut mcp_sansio::session::IncomingRequest<'_>, e: SendError) {
+    match e {
+        SendError::TxFull { needed, .. } => {
             warn!("answer to {=str} needs {=usize} bytes: sent an error instead", req.method.name(), needed);
             let _ = req.respond_error(ErrorCode::INTERNAL_ERROR, "Answer too large for the device's buffer");
         }
-        Err(e) => warn!("answer to {=str} failed: {}", req.method.name(), e),
+        e => warn!("answer to {=str} failed: {=str}", req.method.name(), why(&e)),
     }
 }
+
+/// What went wrong with a send, in a word, for the log: the few reasons this firmware
+/// can meet (`SendError`'s derived `defmt::Format`, covering every variant and its
+/// fields, costs about 300 bytes of flash).
+pub fn why(e: &SendError) -> &'static str {
+    match e {
+        SendError::TxFull { .. } => "transmit buffer full",
+        SendError::UnknownRequest | SendError::AlreadyAnswered => "request already over",
+        SendError::NoProgressToken => "no progress token",
+        SendError::ProgressNotIncreasing => "progress not increasing",
+        _ => "refused",
+    }
+}
+
+/// The answer to a late call whose text did not fit (not reached: `blink`'s texts are
+/// short and plain).
+#[cfg(feature = "blink")]
+static TOO_LARGE: RawJson<'static> =
+    RawJson::from_static(r#"{"content":[{"type":"text","text":"answer too large"}],"isError":true}"#);
 
 #[cfg(feature = "blink")]
 /// A request answered after its event returned.
@@ -181,9 +230,14 @@ impl Pending {
         ep.send_progress(&self.0, u64::from(done), Some(u64::from(total)), Some(message)).map(|_| ())
     }
 
-    /// The final answer (which the endpoint suppresses if the client cancelled).
-    pub fn finish<R: Serialize + ?Sized>(&self, ep: &mut Server, result: &R) -> Result<Responded, SendError> {
-        ep.respond(&self.0, result)
+    /// The final answer, a text (which the endpoint suppresses if the client cancelled).
+    pub fn finish(&self, ep: &mut Server, text: &str) -> Result<Responded, SendError> {
+        let mut reply = crate::app::tools::Reply::new();
+        reply.text().push_str(text);
+        match reply.finish(false) {
+            Some(result) => ep.respond(&self.0, &result),
+            None => ep.respond(&self.0, &TOO_LARGE),
+        }
     }
 }
 

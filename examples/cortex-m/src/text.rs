@@ -2,18 +2,38 @@
 //! machinery costs a few KB of flash on this target).
 
 /// Up to `N` bytes of UTF-8 text. Pushing past the end truncates (at a character
-/// boundary) and sets [`overflowed`](Self::overflowed).
-pub struct Text<const N: usize> {
-    buf: [u8; N],
+/// boundary) and sets [`overflowed`](Buf::overflowed).
+pub type Text<const N: usize> = Buf<[u8; N]>;
+
+/// The text and its storage. The methods are those of `Buf<[u8]>`, which every
+/// `Text<N>` derefs to: one copy of each for all the capacities the firmware uses (it
+/// uses eight; generic methods would be copied for each).
+pub struct Buf<B: ?Sized> {
     len: usize,
     overflow: bool,
+    buf: B,
 }
 
 impl<const N: usize> Text<N> {
     pub const fn new() -> Self {
-        Self { buf: [0; N], len: 0, overflow: false }
+        Self { len: 0, overflow: false, buf: [0; N] }
     }
+}
 
+impl<const N: usize> core::ops::Deref for Text<N> {
+    type Target = Buf<[u8]>;
+    fn deref(&self) -> &Buf<[u8]> {
+        self
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for Text<N> {
+    fn deref_mut(&mut self) -> &mut Buf<[u8]> {
+        self
+    }
+}
+
+impl Buf<[u8]> {
     pub fn as_str(&self) -> &str {
         text(&self.buf, self.len)
     }
@@ -24,12 +44,14 @@ impl<const N: usize> Text<N> {
         self.overflow
     }
 
+    #[inline(never)]
     pub fn push_str(&mut self, s: &str) -> &mut Self {
         self.overflow |= !push(&mut self.buf, &mut self.len, s);
         self
     }
 
     /// `n` in decimal.
+    #[inline(never)]
     pub fn push_u64(&mut self, n: u64) -> &mut Self {
         self.overflow |= !push_u64(&mut self.buf, &mut self.len, n);
         self
@@ -54,8 +76,7 @@ impl<const N: usize> Text<N> {
     }
 }
 
-// The work is done by functions that do not depend on `N`: the firmware uses four
-// capacities, and each generic copy of this code would cost flash.
+// The work is done by functions that do not depend on the capacity.
 
 /// The text in `buf[..len]`. Only whole characters are ever copied in (see [`push`]).
 #[inline(never)]

@@ -17,7 +17,7 @@ use mcp_sansio::wire::RawJson;
 
 use super::tools;
 use crate::device::Device;
-use crate::endpoint::{Pending, Server, answer};
+use crate::endpoint::{Pending, Server};
 use crate::text::Text;
 
 struct Job {
@@ -93,16 +93,16 @@ impl Blink {
     #[inline(never)]
     pub fn start(&mut self, req: &mut IncomingRequest<'_>, args: RawJson<'_>, now: Instant) -> Option<u32> {
         let Some((times, interval_ms)) = self::args(args) else {
-            answer(req, &tools::error("Invalid arguments: times and interval_ms are integers"));
+            tools::reply(req, "Invalid arguments: times and interval_ms are integers", true);
             return None;
         };
         let (times, interval) = (times.unwrap_or(5), interval_ms.unwrap_or(100));
         if !(1..=50).contains(&times) || !(10..=2000).contains(&interval) {
-            answer(req, &tools::error("Invalid arguments: times 1-50, interval_ms 10-2000"));
+            tools::reply(req, "Invalid arguments: times 1-50, interval_ms 10-2000", true);
             return None;
         }
         if self.job.is_some() {
-            answer(req, &tools::error("Busy: the LED is already blinking"));
+            tools::reply(req, "Busy: the LED is already blinking", true);
             return None;
         }
         let interval = Duration::from_millis(u64::from(interval));
@@ -137,7 +137,7 @@ impl Blink {
         let job = self.job.as_mut()?;
         if job.cancelled {
             // Frees the request's slot; nothing goes on the wire.
-            return match job.call.finish(ep, &tools::text("cancelled")) {
+            return match job.call.finish(ep, "cancelled") {
                 Ok(Responded::Suppressed) | Ok(Responded::Sent) | Err(SendError::UnknownRequest) => {
                     info!("blink: cancelled after {=u32} of {=u32}", job.done, job.times);
                     let done = job.done;
@@ -158,7 +158,7 @@ impl Blink {
                 let mut text = Text::<32>::new();
                 text.push_str("blink ").push_u64(job.done.into()).push_str(" of ").push_u64(job.times.into());
                 if let Err(e) = job.call.progress(ep, job.done, job.times, text.as_str()) {
-                    warn!("blink: progress not sent: {}", e);
+                    warn!("blink: progress not sent: {=str}", crate::endpoint::why(&e));
                 }
             }
             if job.done < job.times {
@@ -167,11 +167,11 @@ impl Blink {
         }
         let mut text = Text::<32>::new();
         text.push_str("blinked ").push_u64(job.times.into()).push_str(" times");
-        match job.call.finish(ep, &tools::text(text.as_str())) {
+        match job.call.finish(ep, text.as_str()) {
             Err(SendError::TxFull { .. }) => None, // sent on the next wake, once the buffer drained
             outcome => {
                 if let Err(e) = outcome {
-                    warn!("blink: answer not sent: {}", e);
+                    warn!("blink: answer not sent: {=str}", crate::endpoint::why(&e));
                 }
                 info!("blink: finished {=u32}", job.times);
                 let times = job.times;

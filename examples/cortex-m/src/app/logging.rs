@@ -5,7 +5,9 @@ use mcp_sansio::Instant;
 use mcp_sansio::mcp::{LogData, LoggingMessageParams};
 use mcp_sansio::mcp::{LoggingLevel, SetLevelParams};
 use mcp_sansio::session::IncomingRequest;
-use mcp_sansio::wire::{ErrorCode, JsonStr};
+use mcp_sansio::wire::ErrorCode;
+#[cfg(feature = "typed-results")]
+use mcp_sansio::wire::JsonStr;
 
 use crate::endpoint::{self, Server, answer};
 use crate::text::Text;
@@ -13,18 +15,6 @@ use crate::text::Text;
 /// Messages waiting for the next idle moment (an event handler cannot send: the event
 /// borrows the endpoint).
 const QUEUE: usize = 2;
-
-/// `notifications/message`'s params with a text message: the small form of
-/// `LoggingMessageParams`, whose general `data` and `_meta` encoders a text notice does
-/// not need (as `TextToolResult` is `CallToolResult`'s). `typed-results` puts the
-/// general type back, to measure what it costs.
-#[cfg(not(feature = "typed-results"))]
-#[derive(serde::Serialize)]
-struct TextLogMessage<'a> {
-    level: LoggingLevel,
-    logger: &'static str,
-    data: JsonStr<'a>,
-}
 
 pub struct Logging {
     /// The least severe level the client wants; `None` until it says (then: info).
@@ -84,8 +74,24 @@ impl Logging {
                 data: LogData::Text(JsonStr::from_text(text.as_str())),
                 ..LoggingMessageParams::text(*level, "")
             };
+            // `notifications/message`'s params with a text message, as JSON: the bytes
+            // `LoggingMessageParams` writes for it, through the one `RawJson` serializer
+            // (README.md, "Size"; the queued texts and the level names need no escaping).
+            // `typed-results` puts the general type back, to measure what it costs.
             #[cfg(not(feature = "typed-results"))]
-            let params = TextLogMessage { level: *level, logger: "firmware", data: JsonStr::from_text(text.as_str()) };
+            let mut json = Text::<96>::new();
+            #[cfg(not(feature = "typed-results"))]
+            let params = {
+                json.push_str(r#"{"level":""#).push_str(level.as_str());
+                json.push_str(r#"","logger":"firmware","data":""#).push_str(text.as_str()).push_str(r#""}"#);
+                match mcp_sansio::wire::RawJson::parse(json.as_str().as_bytes()) {
+                    Ok(raw) if !json.overflowed() => raw,
+                    _ => {
+                        *slot = None;
+                        continue;
+                    }
+                }
+            };
             match endpoint::log_message(ep, now, &params) {
                 Err(mcp_sansio::session::SendError::TxFull { .. }) => break,
                 _ => {

@@ -13,7 +13,7 @@ mod logging;
 mod prompts;
 #[cfg(feature = "resources")]
 mod resources;
-mod tools;
+pub(crate) mod tools;
 
 use mcp_sansio::session::{Event, IncomingRequest, Misbehavior};
 use mcp_sansio::wire::ErrorCode;
@@ -71,7 +71,9 @@ impl App {
                 self.blink.cancel(&request);
             }
             Event::Misbehavior(m) => misbehavior(&m),
-            Event::Closed { reason } => info!("session closed: {}", reason),
+            // (No reason: over a UART the session only ends when the firmware stops, so
+            // `CloseReason`'s derived `defmt::Format` would be flash for nothing.)
+            Event::Closed { .. } => info!("session closed"),
             _ => {}
         }
     }
@@ -150,20 +152,28 @@ impl App {
     }
 }
 
+/// The peer's misbehaviour, logged with the texts and codes its replies carry, not with
+/// the errors' own `defmt::Format`s: the envelope error's nested rules and the refusal
+/// reasons would bring about 400 bytes of flash.
 fn misbehavior(m: &Misbehavior<'_>) {
     match m {
         Misbehavior::InvalidMessage { error, replied } => {
-            warn!("misbehavior: invalid message {} (replied: {=bool})", error, replied)
+            warn!(
+                "misbehavior: invalid message: {=str} ({=i32}, replied: {=bool})",
+                error.rule.describe(),
+                error.code().0,
+                replied
+            )
         }
         Misbehavior::LineTooLong { len, replied } => {
             warn!("misbehavior: line of {=usize} bytes skipped (replied: {=bool})", len, replied)
         }
         Misbehavior::UnterminatedLine { len } => warn!("misbehavior: unterminated line of {=usize} bytes", len),
-        Misbehavior::RequestRefused { id, method, code, reason } => {
-            warn!("misbehavior: refused {} {=str}: {=i32} {}", id, method.name(), code.0, reason)
+        Misbehavior::RequestRefused { id, method, code, .. } => {
+            warn!("misbehavior: refused {} {=str}: {=i32}", id, method.name(), code.0)
         }
-        Misbehavior::NotificationIgnored { method, reason } => {
-            warn!("misbehavior: ignored notification {=str}: {}", method.name(), reason)
+        Misbehavior::NotificationIgnored { method, .. } => {
+            warn!("misbehavior: ignored notification {=str}", method.name())
         }
         _ => warn!("misbehavior: other"),
     }

@@ -5,9 +5,11 @@
 //! for `_meta`) is linked. `typed-lists` and `typed-params`/`typed-results` put
 //! the general types back (README.md, "Size").
 
+use mcp_sansio::mcp::GetPromptParams;
 #[cfg(not(feature = "typed-params"))]
 use mcp_sansio::mcp::Lazy;
-use mcp_sansio::mcp::{GetPromptParams, MessageRole};
+#[cfg(feature = "typed-results")]
+use mcp_sansio::mcp::MessageRole;
 #[cfg(feature = "typed-lists")]
 use mcp_sansio::mcp::{ListPromptsResult, Prompt, PromptArgument};
 use mcp_sansio::session::IncomingRequest;
@@ -69,23 +71,54 @@ pub fn get(req: &mut IncomingRequest<'_>) {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Prompt not found");
         return;
     }
-    let mut scratch = [0u8; 96];
-    let symptom = match symptom.map(|s| s.to_str(&mut scratch)) {
-        Some(Ok(s)) => Some(s),
-        Some(Err(_)) => {
+    #[cfg(feature = "typed-results")]
+    {
+        let mut scratch = [0u8; 96];
+        let symptom = match symptom.map(|s| s.to_str(&mut scratch)) {
+            Some(Ok(s)) => Some(s),
+            Some(Err(_)) => {
+                let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid arguments: symptom is too long");
+                return;
+            }
+            None => None,
+        };
+        let mut text = Text::<224>::new();
+        text.push_str(INTRO);
+        if let Some(s) = symptom {
+            text.push_str(SHOWS).push_str(s);
+        }
+        text.push_str(ASK);
+        answer_text(req, text.as_str());
+    }
+    #[cfg(not(feature = "typed-results"))]
+    {
+        // The symptom goes into the answer as it came, escapes and all: it is already a
+        // valid JSON string body (the scanner checked it), so it needs neither
+        // unescaping nor escaping again.
+        let symptom = symptom.map(|s| core::str::from_utf8(s.raw()).unwrap_or_default());
+        if symptom.is_some_and(|s| s.len() > MAX_SYMPTOM) {
             let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid arguments: symptom is too long");
             return;
         }
-        None => None,
-    };
-    let mut text = Text::<224>::new();
-    text.push_str("Diagnose the device");
-    if let Some(s) = symptom {
-        text.push_str(", which shows: ").push_str(s);
+        // The bytes `GetPromptResult` writes for one user message of text.
+        let mut json = Text::<320>::new();
+        json.push_str(r#"{"description":"Device check","messages":[{"role":"user","content":{"type":"text","text":""#);
+        json.push_str(INTRO);
+        if let Some(s) = symptom {
+            json.push_str(SHOWS).push_str(s);
+        }
+        json.push_str(ASK).push_str(r#""}}]}"#);
+        crate::endpoint::answer_json(req, json.as_str(), !json.overflowed());
     }
-    text.push_str(". Read sensor://temperature and device://info, call stats, and say what to check next.");
-    answer_text(req, text.as_str());
 }
+
+/// The prompt's text, around the symptom (none of it needs escaping in JSON).
+const INTRO: &str = "Diagnose the device";
+const SHOWS: &str = ", which shows: ";
+const ASK: &str = ". Read sensor://temperature and device://info, call stats, and say what to check next.";
+/// The longest symptom taken, in bytes as received.
+#[cfg(not(feature = "typed-results"))]
+const MAX_SYMPTOM: usize = 96;
 
 /// The `prompts/get` result: one user message with `text`.
 #[cfg(feature = "typed-results")]
@@ -94,33 +127,5 @@ fn answer_text(req: &mut IncomingRequest<'_>, text: &str) {
     let messages = [PromptMessage { role: MessageRole::User, content: ContentBlock::text(text) }];
     let result =
         GetPromptResult { description: Some(JsonStr::from_text("Device check")), ..GetPromptResult::new(&messages) };
-    answer(req, &result);
-}
-
-/// The `prompts/get` result: one user message with `text` (the bytes `GetPromptResult`
-/// writes for it).
-#[cfg(not(feature = "typed-results"))]
-fn answer_text(req: &mut IncomingRequest<'_>, text: &str) {
-    /// `{"type":"text","text":…}` (`TextContent` without annotations and `_meta`, whose
-    /// encoders this answer does not need).
-    #[derive(serde::Serialize)]
-    #[serde(tag = "type", rename = "text")]
-    struct TextContent<'a> {
-        text: &'a str,
-    }
-    #[derive(serde::Serialize)]
-    struct Message<'a> {
-        role: MessageRole,
-        content: TextContent<'a>,
-    }
-    #[derive(serde::Serialize)]
-    struct Result<'a> {
-        description: &'static str,
-        messages: [Message<'a>; 1],
-    }
-    let result = Result {
-        description: "Device check",
-        messages: [Message { role: MessageRole::User, content: TextContent { text } }],
-    };
     answer(req, &result);
 }

@@ -16,6 +16,7 @@ use mcp_sansio::session::{CursorCodec, IncomingRequest};
 use mcp_sansio::wire::{ErrorCode, JsonStr};
 
 use crate::device::{Device, Sensor};
+#[cfg(any(feature = "typed-lists", feature = "typed-results"))]
 use crate::endpoint::answer;
 use crate::text::Text;
 
@@ -50,6 +51,22 @@ static RESOURCES: [mcp_sansio::wire::RawJson<'static>; 5] = [
 ];
 
 const INFO: &str = r#"{"board":"mps2-an386","cpu":"cortex-m4f","clock_hz":25000000,"transport":"uart0"}"#;
+/// `INFO` as the body of a JSON string.
+#[cfg(not(feature = "typed-results"))]
+const INFO_ESCAPED: &str =
+    r#"{\"board\":\"mps2-an386\",\"cpu\":\"cortex-m4f\",\"clock_hz\":25000000,\"transport\":\"uart0\"}"#;
+
+/// What `resources/read` serves: each resource's URI and MIME type (as in `RESOURCES`).
+const READABLE: [(&str, &str); 5] = [
+    ("sensor://temperature", "text/plain"),
+    ("sensor://humidity", "text/plain"),
+    ("device://led", "text/plain"),
+    ("device://uptime", "text/plain"),
+    ("device://info", "application/json"),
+];
+/// Where `device://info` is in `READABLE`.
+#[cfg(not(feature = "typed-results"))]
+const INFO_AT: usize = 4;
 
 pub struct Resources {
     codec: CursorCodec,
@@ -84,14 +101,19 @@ impl Resources {
         }
         #[cfg(not(feature = "typed-lists"))]
         {
-            #[derive(serde::Serialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Page<'a> {
-                resources: &'a [mcp_sansio::wire::RawJson<'static>],
-                #[serde(skip_serializing_if = "Option::is_none")]
-                next_cursor: Option<&'a str>,
+            // The bytes `ListResourcesResult` writes: the items' JSON texts, and the
+            // cursor, whose characters need no escaping.
+            let mut json = Text::<288>::new();
+            json.push_str(r#"{"resources":["#);
+            for (i, r) in RESOURCES[start..end].iter().enumerate() {
+                json.push_str(if i == 0 { "" } else { "," }).push_str(r.as_text());
             }
-            answer(req, &Page { resources: &RESOURCES[start..end], next_cursor: next });
+            json.push_str("]");
+            if let Some(c) = next {
+                json.push_str(r#","nextCursor":""#).push_str(c).push_str(r#"""#);
+            }
+            json.push_str("}");
+            crate::endpoint::answer_json(req, json.as_str(), !json.overflowed());
         }
     }
 }
@@ -115,20 +137,26 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: a uri is required");
         return;
     };
+    // Looked up in a table, then read by position: one comparison loop instead of a
+    // chain of string matches.
+    let Some(at) = READABLE.iter().position(|(u, _)| *u == uri) else {
+        let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Resource not found");
+        return;
+    };
+    let (uri, mime) = READABLE[at];
     let mut text = Text::<24>::new();
-    let (uri, mime, body): (&'static str, &'static str, &str) = match uri {
-        "sensor://temperature" => ("sensor://temperature", "text/plain", reading(&mut text, Sensor::Temperature, now)),
-        "sensor://humidity" => ("sensor://humidity", "text/plain", reading(&mut text, Sensor::Humidity, now)),
-        "device://led" => ("device://led", "text/plain", if device.led { "on" } else { "off" }),
-        "device://uptime" => {
-            text.push_u64(now.as_millis());
-            ("device://uptime", "text/plain", text.as_str())
+    let body: &str = match at {
+        0 => reading(&mut text, Sensor::Temperature, now),
+        1 => reading(&mut text, Sensor::Humidity, now),
+        2 => {
+            if device.led {
+                "on"
+            } else {
+                "off"
+            }
         }
-        "device://info" => ("device://info", "application/json", INFO),
-        _ => {
-            let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Resource not found");
-            return;
-        }
+        3 => text.push_u64(now.as_millis()).as_str(),
+        _ => INFO,
     };
     #[cfg(feature = "typed-results")]
     {
@@ -138,20 +166,13 @@ pub fn read(req: &mut IncomingRequest<'_>, device: &Device, now: Instant) {
     }
     #[cfg(not(feature = "typed-results"))]
     {
-        /// `TextResourceContents` without `_meta`, whose encoder this answer does not need.
-        #[derive(serde::Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Contents<'a> {
-            uri: &'a str,
-            mime_type: &'a str,
-            text: &'a str,
-        }
-        /// The `resources/read` result for text (the bytes `ReadResourceResult` writes).
-        #[derive(serde::Serialize)]
-        struct Read<'a> {
-            contents: [Contents<'a>; 1],
-        }
-        answer(req, &Read { contents: [Contents { uri, mime_type: mime, text: body }] });
+        // The bytes `ReadResourceResult` writes for one text content (`INFO`, the one
+        // body with quotes, goes in escaped: `INFO_ESCAPED`).
+        let body = if at == INFO_AT { INFO_ESCAPED } else { body };
+        let mut json = Text::<192>::new();
+        json.push_str(r#"{"contents":[{"uri":""#).push_str(uri).push_str(r#"","mimeType":""#).push_str(mime);
+        json.push_str(r#"","text":""#).push_str(body).push_str(r#""}]}"#);
+        crate::endpoint::answer_json(req, json.as_str(), !json.overflowed());
     }
 }
 
