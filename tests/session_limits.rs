@@ -171,3 +171,43 @@ fn the_transmit_floor_is_tunable_for_small_parts() {
     assert_eq!(lines[1], format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{}}}}"#));
     assert!(lines[2].contains("-32601"));
 }
+
+#[test]
+fn a_line_waiting_for_room_is_kept_when_the_buffer_fills_behind_it() {
+    // The pong to a ping with a long id does not fit beside a queued notification, so its
+    // line waits in the receive buffer; before the next poll, bytes without a newline
+    // fill the buffer behind it. The waiting line is still a complete line: it is
+    // answered, and only then is the rest a line too long. (The framer used to look for a
+    // newline only past the waiting line's, took the whole buffer for one line too long,
+    // and the pong was never sent.)
+    let mut server = lone_ready_server(1024, 1024);
+    let data = "x".repeat(330);
+    let pad = format!(r#"{{"level":"info","data":"{data}"}}"#);
+    let pad = RawJson::parse(pad.as_bytes()).unwrap();
+    server.ep.send_notification(Instant::ZERO, "notifications/message", Some(&pad)).unwrap();
+    let id = "i".repeat(600);
+    let ping = format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"ping\"}}\n");
+    assert_eq!(server.ep.handle_input(Instant::ZERO, ping.as_bytes()), ping.len());
+    match server.ep.poll_output() {
+        mcp_sansio::session::Output::Transmit(bytes) => server.sent.extend_from_slice(&bytes),
+        _ => panic!("the notification goes out first"),
+    }
+    let mut taken = 0;
+    while taken < 4096 {
+        let n = server.ep.handle_input(Instant::ZERO, &[b'y'; 64]);
+        if n == 0 {
+            break;
+        }
+        taken += n;
+    }
+    assert!(taken < 1024, "a full buffer takes nothing more until the waiting line is out ({taken} taken)");
+    server.drain();
+    let lines = server.new_lines();
+    assert!(lines[0].contains("notifications/message"), "{lines:?}");
+    assert_eq!(lines[1], format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{}}}}"#));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // The rest of that line, and the next message after its newline.
+    server.feed(Instant::ZERO, &[b'y'; 2000]);
+    server.feed(Instant::ZERO, b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n");
+    assert_eq!(server.new_lines(), [r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]);
+}

@@ -235,6 +235,7 @@ impl LineState {
             && !buf.is_empty()
             && self.skipping.is_none()
             && self.bom == Bom::Decided
+            && self.peeked.is_none()
             && self.find_newline(buf).is_none()
     }
 
@@ -306,7 +307,9 @@ impl LineState {
             if self.head > 0 {
                 // A BOM was just dropped: the line after it may still fit.
                 self.compact(buf);
-            } else if self.find_newline(buf).is_none() {
+            } else if self.peeked.is_none() && self.find_newline(buf).is_none() {
+                // (A peeked line, one handed back with `keep_line`, is a complete line:
+                // the search starts past its newline.)
                 self.oversized = Some(Prefix::scan(&buf[self.head..self.tail]));
                 self.skipping = Some(self.tail - self.head);
                 self.skip_ends_in_cr = self.tail > self.head && buf[self.tail - 1] == b'\r';
@@ -562,6 +565,40 @@ mod tests {
     /// The word-at-a-time search finds the first line feed at every offset of a word and
     /// of the tail, behind bytes a borrow could confuse with one (`\x0b` is a line feed
     /// plus one) and other line feeds, and nothing where there is none.
+    /// A line handed back with `keep_line` (its reply did not fit yet) is a complete line
+    /// in the buffer: when more bytes without a newline then fill the buffer, the framer
+    /// must not take them for one line too long and skip from there (it searched for a
+    /// newline only past the kept line's, dropped it and could later index past `tail`).
+    #[test]
+    fn a_kept_line_survives_a_buffer_filled_behind_it() {
+        for fill in [b'x', b' ', b'\r'] {
+            let mut buf = [0u8; 16];
+            let mut s = LineState::new();
+            assert_eq!(s.feed(&mut buf, b"ab\n"), 3);
+            assert_eq!(s.peek_line(&buf, 16), Some(Ok(0..2)));
+            s.consume_line();
+            s.keep_line();
+            assert_eq!(s.feed(&mut buf, &[fill; 13]), 13);
+            // Full: nothing more is taken until the kept line is drained.
+            assert_eq!(s.feed(&mut buf, &[fill; 4]), 0);
+            assert!(!s.is_full_of_one_line(&mut buf));
+            let line = s.peek_line(&buf, 16).unwrap().unwrap();
+            assert_eq!(&buf[line], b"ab");
+            s.consume_line();
+            assert_eq!(s.peek_line(&buf, 16), None);
+            // Room again: the rest is a line in the making, too long once it fills the
+            // buffer, and skipped from there up to its newline.
+            assert_eq!(s.feed(&mut buf, &[fill; 3]), 3);
+            assert_eq!(s.feed(&mut buf, &[fill; 4]), 4);
+            assert_eq!(s.feed(&mut buf, b"\n"), 1);
+            let len = if fill == b'\r' { 19 } else { 20 };
+            assert_eq!(s.peek_line(&buf, 16), Some(Err(LineError::TooLong { len })), "fill {fill}");
+            assert_eq!(s.feed(&mut buf, b"{}\n"), 3);
+            let line = s.peek_line(&buf, 16).unwrap().unwrap();
+            assert_eq!(&buf[line], b"{}");
+        }
+    }
+
     #[test]
     fn newline_in_finds_the_first_line_feed() {
         for len in 0..40 {
