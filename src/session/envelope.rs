@@ -91,9 +91,11 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
     fn plan(&mut self, params: RawJson<'_>) -> Result<Plan, SendError> {
         let mut meta = None;
         // A quick pass over the bytes first: most params have none of these.
-        const NAMES: [&[u8]; 3] = [b"_meta", b"inputResponses", b"requestState"];
-        let names = if self.retry.is_some() { &NAMES[..] } else { &NAMES[..1] };
-        let members = may_have_member(params.as_bytes(), names).then(|| params.members()).into_iter().flatten();
+        let named = match self.retry {
+            Some(_) => may_have_member(params.as_bytes(), &[b"_meta", b"inputResponses", b"requestState"]),
+            None => may_have_member(params.as_bytes(), &[b"_meta"]),
+        };
+        let members = named.then(|| params.members()).into_iter().flatten();
         for (key, value) in members {
             match key.raw() {
                 b"_meta" => meta = Some(value),
