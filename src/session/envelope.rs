@@ -51,13 +51,14 @@ const KEYS: [&str; 5] = [
     meta_keys::LOG_LEVEL,
 ];
 
-/// The keys as written: quoted, with their colon.
+/// The keys as written: quoted, with their colon, after the comma that separates them
+/// from an entry before them.
 const QUOTED: [&[u8]; 5] = [
-    b"\"io.modelcontextprotocol/protocolVersion\":",
-    b"\"io.modelcontextprotocol/clientCapabilities\":",
-    b"\"io.modelcontextprotocol/clientInfo\":",
-    b"\"progressToken\":",
-    b"\"io.modelcontextprotocol/logLevel\":",
+    b",\"io.modelcontextprotocol/protocolVersion\":",
+    b",\"io.modelcontextprotocol/clientCapabilities\":",
+    b",\"io.modelcontextprotocol/clientInfo\":",
+    b",\"progressToken\":",
+    b",\"io.modelcontextprotocol/logLevel\":",
 ];
 
 impl<'d, R: Serialize + ?Sized> Envelope<'d, R> {
@@ -137,15 +138,28 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
 
     fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
         let mut first = true;
-        for (key, quoted) in QUOTED.iter().enumerate() {
+        let mut keys = QUOTED.iter().enumerate().skip(0);
+        // Every request of the era's version whose application set none of the first two
+        // keys: the version and the capabilities' key go out as one piece (each `put` is a
+        // copy of its own), then the loop below goes on from the capabilities.
+        if self.version == ProtocolVersion::V2026_07_28 && self.wants(VERSION) && self.wants(CAPS) {
+            out.put(
+                b"\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":",
+            );
+            self.capabilities.write(out)?;
+            first = false;
+            keys = QUOTED.iter().enumerate().skip(2);
+        }
+        for (key, quoted) in keys {
             if !self.wants(key) {
                 continue;
             }
-            if !core::mem::take(&mut first) {
-                out.put(b",");
+            // The keys need no escaping: written as they are, quoted (after a comma, as
+            // one piece, but for the first).
+            match core::mem::take(&mut first) {
+                true => out.put(&quoted[1..]),
+                false => out.put(quoted),
             }
-            // The keys need no escaping: written as they are, quoted.
-            out.put(quoted);
             match key {
                 VERSION => {
                     out.put(b"\"");
