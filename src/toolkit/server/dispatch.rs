@@ -94,11 +94,45 @@ impl<'t, S, J> Kinds<'t, S, J> {
 
 /// `tools/call` and `prompts/get` params: the name, and the arguments kept raw.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Named<'a> {
     #[serde(borrow)]
     name: JsonStr<'a>,
     #[serde(borrow, default)]
     arguments: Option<RawJson<'a>>,
+}
+
+impl<'a> Named<'a> {
+    /// The params of `tools/call` or `prompts/get`, or `None` if they are not such.
+    ///
+    /// Read straight from the text where nothing is unusual (see `wire::fields`): serde's
+    /// visitors cost more than the walk, above all for the members they skip (the
+    /// `_meta` every 2026-07-28 request carries). Anything else (an escaped name, a
+    /// duplicate, a name that is not a string) is left to serde, which decodes the same
+    /// bytes: both give the same answer.
+    fn of(params: RawJson<'a>) -> Option<Self> {
+        if !crate::wire::COMPACT
+            && let Some(named) = Self::direct(params)
+        {
+            return Some(named);
+        }
+        params.decode::<Named<'_>>().ok()
+    }
+
+    fn direct(params: RawJson<'a>) -> Option<Self> {
+        use crate::wire::fields::{Seen, Value, each_member};
+        let (mut name, mut arguments) = (None, None);
+        let mut seen = Seen::default();
+        each_member(params, |key, v| {
+            match key {
+                b"name" => name = Some(seen.take(0, v.str())?),
+                b"arguments" => arguments = seen.take(1, v.nullable(|v: Value<'a>| Some(v.raw())))?,
+                _ => {}
+            }
+            Some(())
+        })?;
+        Some(Named { name: name?, arguments })
+    }
 }
 
 /// `resources/read` params.
@@ -211,7 +245,7 @@ fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &m
     match request.method {
         Method::ToolsList => list(parts, request, List::Tools),
         Method::ToolsCall => {
-            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+            let Some(params) = request.params.and_then(Named::of) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: tools/call needs a tool name");
                 return true;
@@ -270,7 +304,7 @@ fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: 
     match request.method {
         Method::PromptsList => list(parts, request, List::Prompts),
         Method::PromptsGet => {
-            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+            let Some(params) = request.params.and_then(Named::of) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: prompts/get needs a prompt name");
                 return true;
@@ -311,4 +345,52 @@ fn serve_completions<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, reque
         None => reply.none(),
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct reading of `tools/call` / `prompts/get` params answers as serde does
+    /// where it answers, and gives up (serde then decodes) where serde refuses.
+    #[test]
+    fn named_params_read_directly_agree_with_serde() {
+        let decoded = |text: &'static str| {
+            let raw = RawJson::parse(text.as_bytes()).unwrap();
+            (Named::direct(raw), raw.decode::<Named<'_>>().ok(), Named::of(raw))
+        };
+        let accepted = [
+            r#"{"name":"echo","arguments":{"message":"hello"}}"#,
+            r#"{"name":"echo","arguments":{"message":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}"#,
+            r#"{"_meta":{"progressToken":1},"name":"a\"b\u00e9"}"#,
+            r#" { "arguments" : null , "name" : "x" , "other" : [1,{"name":2}] } "#.trim(),
+            r#"{"name":"x","arguments":[1,2]}"#,
+            r#"{"name":"x","arguments":"text"}"#,
+        ];
+        for text in accepted {
+            let (direct, serde, of) = decoded(text);
+            assert!(direct.is_some(), "{text}: the direct reading gave up");
+            assert_eq!(direct, serde, "{text}");
+            assert_eq!(of, serde, "{text}");
+        }
+        let refused = [
+            r#"{"arguments":{}}"#,
+            r#"{"name":3}"#,
+            r#"{"name":null}"#,
+            r#"{"name":"a","name":"b"}"#,
+            r#"{"name":"a","arguments":{},"arguments":{}}"#,
+            r#"[]"#,
+            r#""name""#,
+        ];
+        for text in refused {
+            let (direct, serde, of) = decoded(text);
+            assert_eq!((direct, &serde), (None, &None), "{text}");
+            assert_eq!(of, None, "{text}");
+        }
+        // An escaped member name is serde's to read: the direct reading gives up, the
+        // answer is serde's.
+        let (direct, serde, of) = decoded(r#"{"n\u0061me":"x"}"#);
+        assert_eq!(direct, None);
+        assert_eq!(of, serde);
+    }
 }
