@@ -166,11 +166,13 @@ pub(crate) fn read_envelope<'a>(
         // Keys compared as they are on the wire: an escaped spelling of a reserved key
         // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
         // by the slow one below.
-        match key.raw() {
-            b"io.modelcontextprotocol/protocolVersion" => version = Some(value),
-            b"io.modelcontextprotocol/clientCapabilities" => caps = Some(value),
-            b"io.modelcontextprotocol/logLevel" => log = Some(value),
-            b"progressToken" => token = Some(value),
+        // (The reserved prefix compared once, then what follows it.)
+        let raw = key.raw();
+        match raw.strip_prefix(b"io.modelcontextprotocol/").unwrap_or(b"") {
+            b"protocolVersion" => version = Some(value),
+            b"clientCapabilities" => caps = Some(value),
+            b"logLevel" => log = Some(value),
+            _ if raw == b"progressToken" => token = Some(value),
             _ if key.is_escaped() => {
                 if key.eq_str(meta_keys::PROTOCOL_VERSION) {
                     version = Some(value);
