@@ -138,7 +138,7 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
 
     fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
         let mut first = true;
-        let mut keys = QUOTED.iter().enumerate().skip(0);
+        let mut from = 0;
         // Every request of the era's version whose application set none of the first two
         // keys: the version and the capabilities' key go out as one piece (each `put` is a
         // copy of its own), then the loop below goes on from the capabilities.
@@ -148,9 +148,9 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
             );
             self.capabilities.write(out)?;
             first = false;
-            keys = QUOTED.iter().enumerate().skip(2);
+            from = CAPS + 1;
         }
-        for (key, quoted) in keys {
+        for (key, quoted) in QUOTED.iter().enumerate().skip(from) {
             if !self.wants(key) {
                 continue;
             }
