@@ -110,27 +110,35 @@ impl<'a> Named<'a> {
     /// `_meta` every 2026-07-28 request carries). Anything else (an escaped name, a
     /// duplicate, a name that is not a string) is left to serde, which decodes the same
     /// bytes: both give the same answer.
-    fn of(params: RawJson<'a>) -> Option<Self> {
+    /// `meta`: where the request's `_meta` stands as the endpoint walked it (a stateless
+    /// request's), stepped over without a second walk.
+    fn of(params: RawJson<'a>, meta: Option<(usize, usize)>) -> Option<Self> {
         if !crate::wire::COMPACT
-            && let Some(named) = Self::direct(params)
+            && let Some(named) = Self::direct(params, meta)
         {
             return Some(named);
         }
         params.decode::<Named<'_>>().ok()
     }
 
-    fn direct(params: RawJson<'a>) -> Option<Self> {
-        use crate::wire::fields::{Seen, Value, each_member};
+    fn direct(params: RawJson<'a>, meta: Option<(usize, usize)>) -> Option<Self> {
+        use crate::wire::fields::{Seen, Value, each_member, each_member_knowing};
         let (mut name, mut arguments) = (None, None);
         let mut seen = Seen::default();
-        each_member(params, |key, v| {
+        let each = |key: &'a [u8], v: Value<'a>| {
             match key {
                 b"name" => name = Some(seen.take(0, v.str())?),
                 b"arguments" => arguments = seen.take(1, v.nullable(|v: Value<'a>| Some(v.raw())))?,
                 _ => {}
             }
             Some(())
-        })?;
+        };
+        // (A handshake-era request has no walked `_meta`: the plain walk, with nothing to
+        // look out for.)
+        match meta {
+            None => each_member(params, each)?,
+            Some(_) => each_member_knowing(params, meta, each)?,
+        }
         Some(Named { name: name?, arguments })
     }
 }
@@ -245,13 +253,15 @@ fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &m
     match request.method {
         Method::ToolsList => list(parts, request, List::Tools),
         Method::ToolsCall => {
-            let Some(params) = request.params.and_then(Named::of) else {
+            let ctx = request.modern_ctx();
+            let (modern, meta) = (ctx.as_ref().map(|c| c.view()), IncomingRequest::walked_meta(ctx));
+            let Some(params) = request.params.and_then(|p| Named::of(p, meta)) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: tools/call needs a tool name");
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.tools().find(|t| t.name() == params.name && t.offered(request.modern())) {
+            match parts.items.tools().find(|t| t.name() == params.name && t.offered(modern)) {
                 Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown tool: {}", params.name));
@@ -304,13 +314,15 @@ fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: 
     match request.method {
         Method::PromptsList => list(parts, request, List::Prompts),
         Method::PromptsGet => {
-            let Some(params) = request.params.and_then(Named::of) else {
+            let ctx = request.modern_ctx();
+            let (modern, meta) = (ctx.as_ref().map(|c| c.view()), IncomingRequest::walked_meta(ctx));
+            let Some(params) = request.params.and_then(|p| Named::of(p, meta)) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: prompts/get needs a prompt name");
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(request.modern())) {
+            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(modern)) {
                 Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown prompt: {}", params.name));
@@ -357,7 +369,7 @@ mod tests {
     fn named_params_read_directly_agree_with_serde() {
         let decoded = |text: &'static str| {
             let raw = RawJson::parse(text.as_bytes()).unwrap();
-            (Named::direct(raw), raw.decode::<Named<'_>>().ok(), Named::of(raw))
+            (Named::direct(raw, None), raw.decode::<Named<'_>>().ok(), Named::of(raw, None))
         };
         let accepted = [
             r#"{"name":"echo","arguments":{"message":"hello"}}"#,
@@ -386,6 +398,29 @@ mod tests {
             let (direct, serde, of) = decoded(text);
             assert_eq!((direct, &serde), (None, &None), "{text}");
             assert_eq!(of, None, "{text}");
+        }
+        // The `_meta` the endpoint walked is stepped over: the same answer. A value that
+        // is not one of the params' own (another buffer's, a part of one) changes nothing.
+        let at = |v: RawJson<'_>| Some((v.as_bytes().as_ptr() as usize, v.as_bytes().len()));
+        for text in [
+            r#"{"name":"echo","arguments":{"a":[1,{"b":"}"}]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","x":{"name":"no"}}}"#,
+            r#"{"_meta":{"name":"no"},"name":"echo"}"#,
+            r#"{"_meta" : { } ,"name":"echo","arguments":null}"#,
+        ] {
+            let raw = RawJson::parse(text.as_bytes()).unwrap();
+            let meta = raw.get("_meta").unwrap();
+            let serde = raw.decode::<Named<'_>>().ok();
+            assert!(serde.is_some(), "{text}");
+            assert_eq!(Named::direct(raw, at(meta)), serde, "{text}");
+            assert_eq!(Named::of(raw, at(meta)), serde, "{text}");
+            let elsewhere = RawJson::parse(br#"{"name":"no"}"#).unwrap();
+            assert_eq!(Named::direct(raw, at(elsewhere)), serde, "{text}");
+            // Stepped over, not walked: told it is two bytes long, the reading goes wrong.
+            let short = at(meta).map(|(a, _)| (a, 2));
+            assert_ne!(Named::direct(raw, short), serde, "{text}");
+            if let Some((_, inner)) = meta.members().find(|(_, v)| v.is_object()) {
+                assert_eq!(Named::direct(raw, at(inner)), serde, "{text}");
+            }
         }
         // An escaped member name is serde's to read: the direct reading gives up, the
         // answer is serde's.
