@@ -146,9 +146,12 @@ impl Amend for Decoration<'_> {
         // Most results name none of these: a quick pass over the bytes says so, and the
         // walk through the members is skipped. (`inputRequests` and `requestState` matter
         // only with a `resultType`; the caching hints only on a cacheable method.)
-        const CACHEABLE: [&[u8]; 4] = [b"resultType", b"_meta", b"ttlMs", b"cacheScope"];
-        let names: &[&[u8]] = if is_cacheable(self.method) { &CACHEABLE } else { &CACHEABLE[..2] };
-        let members = may_have_member(object.as_bytes(), names).then(|| object.members()).into_iter().flatten();
+        let bytes = object.as_bytes();
+        let named = match is_cacheable(self.method) {
+            true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
+            false => may_have_member(bytes, &[b"resultType", b"_meta"]),
+        };
+        let members = named.then(|| object.members()).into_iter().flatten();
         for (key, value) in members {
             match key.raw() {
                 b"resultType" => result_type = Some(value),

@@ -51,13 +51,14 @@ const KEYS: [&str; 5] = [
     meta_keys::LOG_LEVEL,
 ];
 
-/// The keys as written: quoted, with their colon.
+/// The keys as written: quoted, with their colon, after the comma that separates them
+/// from an entry before them.
 const QUOTED: [&[u8]; 5] = [
-    b"\"io.modelcontextprotocol/protocolVersion\":",
-    b"\"io.modelcontextprotocol/clientCapabilities\":",
-    b"\"io.modelcontextprotocol/clientInfo\":",
-    b"\"progressToken\":",
-    b"\"io.modelcontextprotocol/logLevel\":",
+    b",\"io.modelcontextprotocol/protocolVersion\":",
+    b",\"io.modelcontextprotocol/clientCapabilities\":",
+    b",\"io.modelcontextprotocol/clientInfo\":",
+    b",\"progressToken\":",
+    b",\"io.modelcontextprotocol/logLevel\":",
 ];
 
 impl<'d, R: Serialize + ?Sized> Envelope<'d, R> {
@@ -91,9 +92,11 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
     fn plan(&mut self, params: RawJson<'_>) -> Result<Plan, SendError> {
         let mut meta = None;
         // A quick pass over the bytes first: most params have none of these.
-        const NAMES: [&[u8]; 3] = [b"_meta", b"inputResponses", b"requestState"];
-        let names = if self.retry.is_some() { &NAMES[..] } else { &NAMES[..1] };
-        let members = may_have_member(params.as_bytes(), names).then(|| params.members()).into_iter().flatten();
+        let named = match self.retry {
+            Some(_) => may_have_member(params.as_bytes(), &[b"_meta", b"inputResponses", b"requestState"]),
+            None => may_have_member(params.as_bytes(), &[b"_meta"]),
+        };
+        let members = named.then(|| params.members()).into_iter().flatten();
         for (key, value) in members {
             match key.raw() {
                 b"_meta" => meta = Some(value),
@@ -135,15 +138,28 @@ impl<R: Serialize + ?Sized> Amend for Envelope<'_, R> {
 
     fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
         let mut first = true;
-        for (key, quoted) in QUOTED.iter().enumerate() {
+        let mut from = 0;
+        // Every request of the era's version whose application set none of the first two
+        // keys: the version and the capabilities' key go out as one piece (each `put` is a
+        // copy of its own), then the loop below goes on from the capabilities.
+        if self.version == ProtocolVersion::V2026_07_28 && self.wants(VERSION) && self.wants(CAPS) {
+            out.put(
+                b"\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":",
+            );
+            self.capabilities.write(out)?;
+            first = false;
+            from = CAPS + 1;
+        }
+        for (key, quoted) in QUOTED.iter().enumerate().skip(from) {
             if !self.wants(key) {
                 continue;
             }
-            if !core::mem::take(&mut first) {
-                out.put(b",");
+            // The keys need no escaping: written as they are, quoted (after a comma, as
+            // one piece, but for the first).
+            match core::mem::take(&mut first) {
+                true => out.put(&quoted[1..]),
+                false => out.put(quoted),
             }
-            // The keys need no escaping: written as they are, quoted.
-            out.put(quoted);
             match key {
                 VERSION => {
                     out.put(b"\"");

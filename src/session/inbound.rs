@@ -136,7 +136,7 @@ struct Book {
 pub(crate) struct Inbound<const M: usize, E: Profile> {
     slots: [Option<InEntry>; M],
     /// Each slot's stateless context, beside the slots: only a profile with the stateless
-    /// era has room for them (24 bytes a slot on a 32-bit target).
+    /// era has room for them (32 bytes a slot on a 32-bit target).
     modern: E::ModernSlots<M>,
     book: Book,
     /// The endpoint's time when the latest request handle was handed out (what

@@ -35,6 +35,11 @@ pub struct ModernCtx {
     pub(crate) log: Option<LoggingLevel>,
     /// A `subscriptions/listen` request: the state of its stream.
     pub(crate) listen: Option<Listen>,
+    /// The request's `_meta` object as the walk that read it found it: its address and
+    /// length (0: not known), so that the toolkit's readers of the params step over it
+    /// rather than walk it again (`wire::fields::each_member_knowing`; an address, not a
+    /// borrow: the slot outlives the frame, and a stale one matches nothing).
+    pub(crate) meta: (usize, u32),
 }
 
 impl ModernCtx {
@@ -160,17 +165,21 @@ pub(crate) fn read_envelope<'a>(
     params: Option<RawJson<'a>>,
     supported: VersionSet,
 ) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
-    let meta = meta_of(params).ok_or(Fault::MissingVersion)?;
+    let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
     let (mut version, mut caps, mut log, mut token) = (None, None, None, None);
-    for (key, value) in meta {
+    let mut last = None;
+    for (key, value) in meta.by_ref() {
+        last = Some(value);
         // Keys compared as they are on the wire: an escaped spelling of a reserved key
         // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
         // by the slow one below.
-        match key.raw() {
-            b"io.modelcontextprotocol/protocolVersion" => version = Some(value),
-            b"io.modelcontextprotocol/clientCapabilities" => caps = Some(value),
-            b"io.modelcontextprotocol/logLevel" => log = Some(value),
-            b"progressToken" => token = Some(value),
+        // (The reserved prefix compared once, then what follows it.)
+        let raw = key.raw();
+        match raw.strip_prefix(b"io.modelcontextprotocol/").unwrap_or(b"") {
+            b"protocolVersion" => version = Some(value),
+            b"clientCapabilities" => caps = Some(value),
+            b"logLevel" => log = Some(value),
+            _ if raw == b"progressToken" => token = Some(value),
             _ if key.is_escaped() => {
                 if key.eq_str(meta_keys::PROTOCOL_VERSION) {
                     version = Some(value);
@@ -198,7 +207,10 @@ pub(crate) fn read_envelope<'a>(
     let Some(known) = known.filter(|v| supported.contains(*v)) else { return Err(Fault::Unsupported(version)) };
     let flags = CapabilitySet::from_client_json(caps);
     let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
-    Ok((ModernCtx { version: known, caps: flags, tasks, log, listen: None }, token))
+    let walked =
+        meta.walked(last).and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));
+    let ctx = ModernCtx { version: known, caps: flags, tasks, log, listen: None, meta: walked.unwrap_or((0, 0)) };
+    Ok((ctx, token))
 }
 
 /// Whether a capabilities object declares the tasks extension.
@@ -252,6 +264,26 @@ mod tests {
         .unwrap();
         assert!(ok.caps.contains(crate::mcp::Capability::Sampling) && ok.tasks);
         assert_eq!(ok.log, Some(LoggingLevel::Warning));
+    }
+
+    /// The `_meta` the toolkit steps over is exactly the one the params hold, whatever the
+    /// whitespace around and inside it (the same bytes, where they stand).
+    #[test]
+    fn the_walked_meta_is_the_params_own() {
+        let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
+        let v = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#;
+        let c = r#""io.modelcontextprotocol/clientCapabilities":{"a":{"b":"}"}}"#;
+        let texts = [
+            std::format!(r#"{{"name":"x","_meta":{{{v},{c}}}}}"#),
+            std::format!(r#"{{"_meta" : {{ {v} , {c} , "progressToken" : 5 }} , "name":"x"}}"#),
+            std::format!("{{\n\"_meta\":{{\n{c},\r\n\t{v}\n}}\n}}"),
+        ];
+        for text in &texts {
+            let params = RawJson::parse(text.as_bytes()).unwrap();
+            let (ctx, _) = read_envelope(Some(params), modern).unwrap();
+            let want = params.get("_meta").unwrap().as_bytes();
+            assert_eq!(ctx.meta, (want.as_ptr() as usize, want.len() as u32), "{text}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod sealed {
 
     pub trait Sealed {
         /// Where the inbound table keeps each request's stateless context
-        /// ([`ModernCtx`], 24 bytes on a 32-bit target): one per slot if the profile has
+        /// ([`ModernCtx`], 32 bytes on a 32-bit target): one per slot if the profile has
         /// the stateless era, none (an empty array: no RAM, and every lookup a constant
         /// `None`) if it has not.
         type ModernSlots<const M: usize>: AsRef<[Option<ModernCtx>]> + AsMut<[Option<ModernCtx>]>;

@@ -351,7 +351,14 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         };
         let rejected =
             |problem| Some(Event::ResultRejected { id: RequestId::from_u64(entry.id), method, problem, result }.into());
-        match ResultType::of(result) {
+        // A server that completes results as this crate's does writes `resultType` first:
+        // read by its bytes, as `ResultType::of` would (the first member named so is the
+        // one read, and that string cannot go on past its quote), without the walk.
+        let kind = match result.as_bytes().starts_with(br#"{"resultType":"complete""#) {
+            true => Some(ResultType::Complete),
+            false => ResultType::of(result),
+        };
+        match kind {
             Some(ResultType::Complete) if entry.listen => {
                 Some(Event::SubscriptionEnded { id, cancelled: false }.into())
             }

@@ -349,8 +349,22 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// the client's capabilities for it, whether it takes tasks, the log level it wants.
     /// `None` for a request of a handshake session.
     pub fn modern(&self) -> Option<super::ModernRequest> {
+        self.modern_ctx().as_ref().map(super::modern::ModernCtx::view)
+    }
+
+    /// What the endpoint kept of a stateless request's `_meta` (the public view, and
+    /// where the `_meta` stands: see `ModernCtx::meta`).
+    #[inline]
+    pub(crate) fn modern_ctx(&self) -> Option<super::modern::ModernCtx> {
         let (slot, serial) = (self.responder.slot(), self.responder.serial);
-        self.responder.table.modern(slot, serial).as_ref().map(super::modern::ModernCtx::view)
+        self.responder.table.modern(slot, serial)
+    }
+
+    /// The request's `params._meta` as the endpoint walked it, as (address, length), if
+    /// it is a stateless request.
+    #[inline]
+    pub(crate) fn walked_meta(ctx: Option<super::modern::ModernCtx>) -> Option<(usize, usize)> {
+        ctx.map(|c| c.meta).filter(|&(_, len)| len > 0).map(|(at, len)| (at, len as usize))
     }
 
     /// The endpoint's time when it handed the request out (the latest instant passed in

@@ -735,47 +735,35 @@ pub(crate) struct Plan {
 /// Whether `json` (valid JSON text) may have a member named one of `names` at any depth:
 /// `false` means certainly not, so that an [`Amend`] can skip walking the object. A
 /// quick pass over the bytes: each quote is followed by a name and a closing quote?
-pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
-    // The names' first bytes (folded onto 64 bits: a word, not a pair of them, and a
-    // collision only costs a comparison), to look at most quotes no further.
-    let mut firsts = 0u64;
-    for n in names {
-        if let Some(&b) = n.first() {
-            firsts |= 1 << (b & 63);
-        }
-    }
-    // Whether the quote at `q` opens one of the names.
-    let named = |q: usize| {
-        let rest = json.get(q + 1..).unwrap_or_default();
-        rest.first().is_some_and(|&b| firsts & (1 << (b & 63)) != 0)
-            && names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
-    };
-    let mut at = 0;
+///
+/// The count of names is a constant of each call site, so that the word loop tests
+/// exactly that many first bytes (one, two or four at the crate's call sites), no more.
+#[inline]
+pub(crate) fn may_have_member<const N: usize>(json: &[u8], names: &[&[u8]; N]) -> bool {
     // Compact builds (small 32-bit targets) search byte by byte, as the scanner does
     // there (see `find`); elsewhere eight positions at a time: the word at `at` says
     // where the quotes are, the word at `at + 1` which bytes follow them, and only a
     // quote followed by a name's first byte is looked at further (quotes are close
     // together in JSON; the names are rare: most words cost a few masks and no branch).
-    // The first bytes of up to four names, each repeated over a word (more names, or an
-    // empty one: the byte loop below does it all).
-    let mut patterns = [0u64; 4];
-    let wide = !super::find::COMPACT && names.len() <= patterns.len() && names.iter().all(|n| !n.is_empty());
-    if wide {
-        use super::find::{LO, word};
-        for (i, p) in patterns.iter_mut().enumerate() {
-            // Unused entries repeat the first name's byte.
-            let n = names.get(i).or(names.first()).and_then(|n| n.first());
-            *p = LO * u64::from(n.copied().unwrap_or(b'"'));
-        }
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        // The high bit of each byte where `x` is zero, exactly (no borrow between bytes).
-        let zero = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
-        let [p0, p1, p2, p3] = patterns;
+    // An empty name (never at the crate's call sites) leaves it all to the byte loop.
+    let mut at = 0;
+    if !super::find::COMPACT && N > 0 && names.iter().all(|n| !n.is_empty()) {
+        use super::find::{HI, LO, word};
+        // The high bit of each byte of `w` that equals the one repeated in `pattern`, and
+        // perhaps of a byte above one that does (the borrow of the subtraction): such a
+        // candidate too many is rejected by the comparison below, none is ever missed.
+        let equal = |w: u64, pattern: u64| {
+            let x = w ^ pattern;
+            x.wrapping_sub(LO) & !x & HI
+        };
+        let quotes = LO * u64::from(b'"');
+        let patterns: [u64; N] = core::array::from_fn(|i| LO * u64::from(names[i].first().copied().unwrap_or(b'"')));
         while let (Some(here), Some(next)) = (word(json, at), word(json, at + 1)) {
-            let follows = zero(next ^ p0) | zero(next ^ p1) | zero(next ^ p2) | zero(next ^ p3);
-            let mut candidates = zero(here ^ (LO * u64::from(b'"'))) & follows;
+            let follows = patterns.iter().fold(0, |f, &p| f | equal(next, p));
+            let mut candidates = equal(here, quotes) & follows;
             while candidates != 0 {
-                if named(at + (candidates.trailing_zeros() / 8) as usize) {
+                let q = at + (candidates.trailing_zeros() / 8) as usize;
+                if json.get(q) == Some(&b'"') && quoted_name_at(json, q, names) {
                     return true;
                 }
                 candidates &= candidates - 1;
@@ -783,7 +771,18 @@ pub(crate) fn may_have_member(json: &[u8], names: &[&[u8]]) -> bool {
             at += 8;
         }
     }
-    json.get(at..).unwrap_or_default().iter().enumerate().any(|(i, &b)| b == b'"' && named(at + i))
+    json.get(at..)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'"' && quoted_name_at(json, at + i, names))
+}
+
+/// Whether the quote at `q` opens one of `names`, closed by a quote.
+#[inline(always)]
+fn quoted_name_at(json: &[u8], q: usize, names: &[&[u8]]) -> bool {
+    let rest = json.get(q + 1..).unwrap_or_default();
+    names.iter().any(|n| rest.get(n.len()) == Some(&b'"') && rest.starts_with(n))
 }
 
 /// How many bytes `value` serializes to, counted without being stored.
@@ -990,7 +989,8 @@ mod tests {
         let contains = |hay: &[u8], n: &[u8]| {
             hay.windows(n.len() + 2).any(|w| w[0] == b'"' && w[n.len() + 1] == b'"' && &w[1..=n.len()] == n)
         };
-        let fillers: [&[u8]; 5] = [b"x", b"\"\"", b"#", "\u{a2}".as_bytes(), b"\"_met\""];
+        // (`"#_meta"`: a quote, then a byte the word search may flag as one too.)
+        let fillers: [&[u8]; 6] = [b"x", b"\"\"", b"#", "\u{a2}".as_bytes(), b"\"_met\"", b"\"#_meta\""];
         let mut cases = 0;
         for pad in 0..20 {
             for filler in fillers {
@@ -1007,12 +1007,18 @@ mod tests {
                         let want = names.iter().any(|n| contains(&json, n));
                         assert_eq!(may_have_member(&json, &names), want, "{:?}", String::from_utf8_lossy(&json));
                         assert!(!may_have_member(&json, &[]));
+                        // One name, and four (the counts of the other call sites).
+                        let text = String::from_utf8_lossy(&json);
+                        assert_eq!(may_have_member(&json, &[b"_meta"]), contains(&json, b"_meta"), "{text:?}");
+                        let four: [&[u8]; 4] = [b"ttlMs", b"resultType", b"cacheScope", b"_meta"];
+                        let want = four.iter().any(|n| contains(&json, n));
+                        assert_eq!(may_have_member(&json, &four), want, "{text:?}");
                         cases += 1;
                     }
                 }
             }
         }
-        assert_eq!(cases, 2000);
+        assert_eq!(cases, 2400);
         assert!(!may_have_member(br#"{"content":[{"type":"text","text":"hello world"}],"isError":false}"#, &names));
         assert!(may_have_member(br#"{"content":[],"_meta":{}}"#, &names));
     }

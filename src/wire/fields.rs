@@ -18,6 +18,8 @@ use super::string::JsonStr;
 pub(crate) struct Fields<'a> {
     buf: &'a [u8],
     pos: usize,
+    /// A value known already, as (its address, its length): see [`each_member_knowing`].
+    known: (usize, usize),
 }
 
 /// What [`Fields::next`] found.
@@ -41,7 +43,7 @@ impl<'a> Fields<'a> {
     /// The members of `object`, or `None` if it is not an object.
     pub(crate) fn of(object: RawJson<'a>) -> Option<Self> {
         let buf = object.as_bytes();
-        (buf.first() == Some(&b'{')).then_some(Self { buf, pos: 1 })
+        (buf.first() == Some(&b'{')).then_some(Self { buf, pos: 1, known: (usize::MAX, 0) })
     }
 
     /// The next member.
@@ -68,6 +70,7 @@ impl<'a> Fields<'a> {
                 let (span, end) = navigate::string_inlined(buf, start);
                 (end, Some(JsonStr::from_span(buf, span)))
             }
+            _ if (buf.as_ptr() as usize).wrapping_add(start) == self.known.0 => (start + self.known.1, None),
             _ => (navigate::value_end(buf, start), None),
         };
         let (Some(name), Some(value)) = (buf.get(name.start..name.end), buf.get(start..end)) else {
@@ -136,6 +139,29 @@ pub(crate) fn each_member<'a>(
     mut each: impl FnMut(&'a [u8], Value<'a>) -> Option<()>,
 ) -> Option<()> {
     let mut fields = Fields::of(object)?;
+    loop {
+        match fields.next() {
+            Step::Member(name, value) => each(name, value)?,
+            Step::End => return Some(()),
+            Step::GiveUp => return None,
+        }
+    }
+}
+
+/// [`each_member`], where `known` is one of the object's values that was walked already,
+/// as (its address, its length): an object or an array, taken as it stands rather than
+/// walked again (a stateless request's `_meta`, which the session read; see
+/// `ObjectMembers::walked`). Found by its address, so that a value that is not one of this
+/// object's own (from another request, say) changes nothing.
+pub(crate) fn each_member_knowing<'a>(
+    object: RawJson<'a>,
+    known: Option<(usize, usize)>,
+    mut each: impl FnMut(&'a [u8], Value<'a>) -> Option<()>,
+) -> Option<()> {
+    let mut fields = Fields::of(object)?;
+    if let Some(known) = known {
+        fields.known = known;
+    }
     loop {
         match fields.next() {
             Step::Member(name, value) => each(name, value)?,

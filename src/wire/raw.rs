@@ -300,6 +300,24 @@ pub struct ObjectMembers<'a> {
     inner: Members<'a>,
 }
 
+impl<'a> ObjectMembers<'a> {
+    /// The whole object, once its members have been read up to `last`, the value of its
+    /// last member (`None`: it has none): for a reader that walked an object once and
+    /// keeps its span, so that a later reader can step over it without walking it again
+    /// (the session and a stateless request's `_meta`). `None` if `last` is not the last
+    /// member's value.
+    pub(crate) fn walked(&self, last: Option<RawJson<'a>>) -> Option<RawJson<'a>> {
+        let from = match last {
+            Some(v) => v.offset_in(self.bytes)? + v.as_bytes().len(),
+            None => 1,
+        };
+        let close = navigate::skip_ws(self.bytes, from);
+        let whole = (self.bytes.first() == Some(&b'{') && self.bytes.get(close) == Some(&b'}'))
+            .then(|| self.bytes.get(..=close))??;
+        Some(RawJson::from_validated(whole))
+    }
+}
+
 impl<'a> Iterator for ObjectMembers<'a> {
     type Item = (JsonStr<'a>, RawJson<'a>);
 
@@ -364,6 +382,22 @@ impl<'a> Iterator for ArrayElements<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `walked` gives the object once its last member was read, and nothing before.
+    #[test]
+    fn a_walked_object_is_the_member_value() {
+        let v = RawJson::parse(br#"{"a":1,"m" : { "x" : [1,"}"] , "y":{} } ,"b":{}}"#).unwrap();
+        let want = v.get("m").unwrap();
+        let mut members = v.members_of("m").unwrap();
+        let first = members.next();
+        assert_eq!(members.walked(first.map(|(_, v)| v)), None, "a member is left");
+        let last = members.by_ref().last().map(|(_, v)| v);
+        assert_eq!(members.walked(last).map(|m| m.as_bytes()), Some(want.as_bytes()));
+        let empty = RawJson::parse(br#"{"m":{ },"n":5}"#).unwrap();
+        let members = empty.members_of("m").unwrap();
+        assert_eq!(members.walked(None).map(|m| m.as_bytes()), Some(&b"{ }"[..]));
+        assert_eq!(empty.members_of("n").unwrap().walked(None), None, "not an object");
+    }
 
     /// `members_of` gives what `get` then `members` give, and stops at the inner object's
     /// closing brace although it never measured the object.

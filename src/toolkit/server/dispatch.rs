@@ -94,11 +94,53 @@ impl<'t, S, J> Kinds<'t, S, J> {
 
 /// `tools/call` and `prompts/get` params: the name, and the arguments kept raw.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Named<'a> {
     #[serde(borrow)]
     name: JsonStr<'a>,
     #[serde(borrow, default)]
     arguments: Option<RawJson<'a>>,
+}
+
+impl<'a> Named<'a> {
+    /// The params of `tools/call` or `prompts/get`, or `None` if they are not such.
+    ///
+    /// Read straight from the text where nothing is unusual (see `wire::fields`): serde's
+    /// visitors cost more than the walk, above all for the members they skip (the
+    /// `_meta` every 2026-07-28 request carries). Anything else (an escaped name, a
+    /// duplicate, a name that is not a string) is left to serde, which decodes the same
+    /// bytes: both give the same answer.
+    /// `meta`: where the request's `_meta` stands as the endpoint walked it (a stateless
+    /// request's), stepped over without a second walk.
+    fn of(params: RawJson<'a>, meta: Option<(usize, usize)>) -> Option<Self> {
+        if !crate::wire::COMPACT
+            && let Some(named) = Self::direct(params, meta)
+        {
+            return Some(named);
+        }
+        params.decode::<Named<'_>>().ok()
+    }
+
+    fn direct(params: RawJson<'a>, meta: Option<(usize, usize)>) -> Option<Self> {
+        use crate::wire::fields::{Seen, Value, each_member, each_member_knowing};
+        let (mut name, mut arguments) = (None, None);
+        let mut seen = Seen::default();
+        let each = |key: &'a [u8], v: Value<'a>| {
+            match key {
+                b"name" => name = Some(seen.take(0, v.str())?),
+                b"arguments" => arguments = seen.take(1, v.nullable(|v: Value<'a>| Some(v.raw())))?,
+                _ => {}
+            }
+            Some(())
+        };
+        // (A handshake-era request has no walked `_meta`: the plain walk, with nothing to
+        // look out for.)
+        match meta {
+            None => each_member(params, each)?,
+            Some(_) => each_member_knowing(params, meta, each)?,
+        }
+        Some(Named { name: name?, arguments })
+    }
 }
 
 /// `resources/read` params.
@@ -211,13 +253,15 @@ fn serve_tools<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: &m
     match request.method {
         Method::ToolsList => list(parts, request, List::Tools),
         Method::ToolsCall => {
-            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+            let ctx = request.modern_ctx();
+            let (modern, meta) = (ctx.as_ref().map(|c| c.view()), IncomingRequest::walked_meta(ctx));
+            let Some(params) = request.params.and_then(|p| Named::of(p, meta)) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: tools/call needs a tool name");
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.tools().find(|t| t.name() == params.name && t.offered(request.modern())) {
+            match parts.items.tools().find(|t| t.name() == params.name && t.offered(modern)) {
                 Some(tool) => tool.call(state, Call { request, arguments, runtime: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown tool: {}", params.name));
@@ -270,13 +314,15 @@ fn serve_prompts<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, request: 
     match request.method {
         Method::PromptsList => list(parts, request, List::Prompts),
         Method::PromptsGet => {
-            let Some(params) = request.params.and_then(|p| p.decode::<Named<'_>>().ok()) else {
+            let ctx = request.modern_ctx();
+            let (modern, meta) = (ctx.as_ref().map(|c| c.view()), IncomingRequest::walked_meta(ctx));
+            let Some(params) = request.params.and_then(|p| Named::of(p, meta)) else {
                 let _ =
                     request.respond_error(ErrorCode::INVALID_PARAMS, "Invalid params: prompts/get needs a prompt name");
                 return true;
             };
             let arguments = params.arguments.filter(|a| !a.is_null()).unwrap_or(RawJson::EMPTY_OBJECT);
-            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(request.modern())) {
+            match parts.items.prompts().find(|p| params.name == p.prompt().name && p.offered(modern)) {
                 Some(prompt) => prompt.get(state, Get { request, arguments, later: &mut *parts.runtime }),
                 None => {
                     let message = short_text(&format_args!("Unknown prompt: {}", params.name));
@@ -311,4 +357,75 @@ fn serve_completions<S, J>(parts: &mut Parts<'_, '_, S, J>, state: &mut S, reque
         None => reply.none(),
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct reading of `tools/call` / `prompts/get` params answers as serde does
+    /// where it answers, and gives up (serde then decodes) where serde refuses.
+    #[test]
+    fn named_params_read_directly_agree_with_serde() {
+        let decoded = |text: &'static str| {
+            let raw = RawJson::parse(text.as_bytes()).unwrap();
+            (Named::direct(raw, None), raw.decode::<Named<'_>>().ok(), Named::of(raw, None))
+        };
+        let accepted = [
+            r#"{"name":"echo","arguments":{"message":"hello"}}"#,
+            r#"{"name":"echo","arguments":{"message":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}"#,
+            r#"{"_meta":{"progressToken":1},"name":"a\"b\u00e9"}"#,
+            r#" { "arguments" : null , "name" : "x" , "other" : [1,{"name":2}] } "#.trim(),
+            r#"{"name":"x","arguments":[1,2]}"#,
+            r#"{"name":"x","arguments":"text"}"#,
+        ];
+        for text in accepted {
+            let (direct, serde, of) = decoded(text);
+            assert!(direct.is_some(), "{text}: the direct reading gave up");
+            assert_eq!(direct, serde, "{text}");
+            assert_eq!(of, serde, "{text}");
+        }
+        let refused = [
+            r#"{"arguments":{}}"#,
+            r#"{"name":3}"#,
+            r#"{"name":null}"#,
+            r#"{"name":"a","name":"b"}"#,
+            r#"{"name":"a","arguments":{},"arguments":{}}"#,
+            r#"[]"#,
+            r#""name""#,
+        ];
+        for text in refused {
+            let (direct, serde, of) = decoded(text);
+            assert_eq!((direct, &serde), (None, &None), "{text}");
+            assert_eq!(of, None, "{text}");
+        }
+        // The `_meta` the endpoint walked is stepped over: the same answer. A value that
+        // is not one of the params' own (another buffer's, a part of one) changes nothing.
+        let at = |v: RawJson<'_>| Some((v.as_bytes().as_ptr() as usize, v.as_bytes().len()));
+        for text in [
+            r#"{"name":"echo","arguments":{"a":[1,{"b":"}"}]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","x":{"name":"no"}}}"#,
+            r#"{"_meta":{"name":"no"},"name":"echo"}"#,
+            r#"{"_meta" : { } ,"name":"echo","arguments":null}"#,
+        ] {
+            let raw = RawJson::parse(text.as_bytes()).unwrap();
+            let meta = raw.get("_meta").unwrap();
+            let serde = raw.decode::<Named<'_>>().ok();
+            assert!(serde.is_some(), "{text}");
+            assert_eq!(Named::direct(raw, at(meta)), serde, "{text}");
+            assert_eq!(Named::of(raw, at(meta)), serde, "{text}");
+            let elsewhere = RawJson::parse(br#"{"name":"no"}"#).unwrap();
+            assert_eq!(Named::direct(raw, at(elsewhere)), serde, "{text}");
+            // Stepped over, not walked: told it is two bytes long, the reading goes wrong.
+            let short = at(meta).map(|(a, _)| (a, 2));
+            assert_ne!(Named::direct(raw, short), serde, "{text}");
+            if let Some((_, inner)) = meta.members().find(|(_, v)| v.is_object()) {
+                assert_eq!(Named::direct(raw, at(inner)), serde, "{text}");
+            }
+        }
+        // An escaped member name is serde's to read: the direct reading gives up, the
+        // answer is serde's.
+        let (direct, serde, of) = decoded(r#"{"n\u0061me":"x"}"#);
+        assert_eq!(direct, None);
+        assert_eq!(of, serde);
+    }
 }
