@@ -1930,7 +1930,8 @@ fn main() {
     let class = std::env::var("WIRE_BENCH_CLASS").ok().filter(|v| !v.is_empty());
     let keep = |i: usize| class.as_deref().is_none_or(|c| corpus.lines[i].0.label().contains(c));
     let lines: Vec<&[u8]> = (0..all_lines.len()).filter(|&i| keep(i)).map(|i| all_lines[i]).collect();
-    let answers: Vec<Option<Method<'static>>> = (0..all_lines.len()).filter(|&i| keep(i)).map(|i| all_answers[i]).collect();
+    let answers: Vec<Option<Method<'static>>> =
+        (0..all_lines.len()).filter(|&i| keep(i)).map(|i| all_answers[i]).collect();
     let mut stream = Vec::new();
     for l in &lines {
         stream.extend_from_slice(l);
