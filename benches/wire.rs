@@ -1032,7 +1032,9 @@ fn generate_small() -> Corpus {
 /// For each line, the method of the request a response answers (the correlation a
 /// session keeps): requests are remembered by their id token.
 fn answering(lines: &[&[u8]]) -> Vec<Option<Method<'static>>> {
-    let mut pending = std::collections::HashMap::new();
+    // A BTreeMap, not a HashMap: its instructions do not depend on a random seed, so
+    // `benches/wire_instructions.sh` counts the same in every run.
+    let mut pending = std::collections::BTreeMap::new();
     lines
         .iter()
         .map(|l| match Message::parse(l).expect("valid corpus") {
