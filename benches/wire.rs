@@ -28,6 +28,9 @@
 //! * `WIRE_BENCH_ONLY=text`: only the candidates whose name contains `text` (`=name`: exactly
 //!   that name), for profiling;
 //! * `WIRE_BENCH_DUMP=path`: also write the corpus there as a stdio stream, to inspect it;
+//! * `WIRE_BENCH_CLASS=text`: only the messages of the classes whose label (first table)
+//!   contains `text`, to see where a row's cost goes (`benches/wire_instructions.sh` passes
+//!   it on);
 //! * `WIRE_BENCH_PASSES=n`: run each candidate exactly `n` times after its two allocation-
 //!   counting passes, untimed, to count instructions under `valgrind --tool=callgrind`
 //!   (`benches/wire_instructions.sh` does this for every row and prints instructions per
@@ -1029,7 +1032,9 @@ fn generate_small() -> Corpus {
 /// For each line, the method of the request a response answers (the correlation a
 /// session keeps): requests are remembered by their id token.
 fn answering(lines: &[&[u8]]) -> Vec<Option<Method<'static>>> {
-    let mut pending = std::collections::HashMap::new();
+    // A BTreeMap, not a HashMap: its instructions do not depend on a random seed, so
+    // `benches/wire_instructions.sh` counts the same in every run.
+    let mut pending = std::collections::BTreeMap::new();
     lines
         .iter()
         .map(|l| match Message::parse(l).expect("valid corpus") {
@@ -1920,7 +1925,15 @@ const CLASS_OURS: &str = "class: ours Message::parse";
 fn main() {
     let settings = Settings::from_env();
     let corpus = generate();
-    let lines: Vec<&[u8]> = corpus.lines.iter().map(|(_, _, l)| l.as_slice()).collect();
+    let all_lines: Vec<&[u8]> = corpus.lines.iter().map(|(_, _, l)| l.as_slice()).collect();
+    // The responses' methods come from the whole corpus, so that a class of responses can
+    // be kept without the requests they answer.
+    let all_answers = answering(&all_lines);
+    let class = std::env::var("WIRE_BENCH_CLASS").ok().filter(|v| !v.is_empty());
+    let keep = |i: usize| class.as_deref().is_none_or(|c| corpus.lines[i].0.label().contains(c));
+    let lines: Vec<&[u8]> = (0..all_lines.len()).filter(|&i| keep(i)).map(|i| all_lines[i]).collect();
+    let answers: Vec<Option<Method<'static>>> =
+        (0..all_lines.len()).filter(|&i| keep(i)).map(|i| all_answers[i]).collect();
     let mut stream = Vec::new();
     for l in &lines {
         stream.extend_from_slice(l);
@@ -1957,7 +1970,6 @@ fn main() {
     let small = generate_small();
     let small_lines: Vec<&[u8]> = small.lines.iter().map(|(_, _, l)| l.as_slice()).collect();
     let small_bytes: usize = small_lines.iter().map(|l| l.len()).sum();
-    let answers = answering(&lines);
     let small_answers = answering(&small_lines);
     println!(
         "small-message corpus: {} messages, {small_bytes} bytes, largest {} bytes",

@@ -112,7 +112,8 @@ mod compact;
 
 #[cfg(mcp_sansio_wide)]
 pub(crate) use wide::{
-    closing_quote, has_backslash, next_escape, next_escape_inlined, next_text_stop, plain_prefix, short_string,
+    closing_quote, has_backslash, has_backslash_blocks, next_escape, next_escape_inlined, next_text_stop, plain_prefix,
+    short_string,
 };
 
 #[cfg(not(mcp_sansio_wide))]

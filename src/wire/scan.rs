@@ -224,7 +224,41 @@ fn hex_value(b: u8) -> Option<u16> {
 #[cfg_attr(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128"), inline(always))]
 fn hex4(buf: &[u8], at: usize) -> Option<u16> {
     let &[a, b, c, d] = buf.get(at..at + 4)? else { return None };
+    if !find::COMPACT {
+        return hex4_word(u32::from_le_bytes([a, b, c, d]));
+    }
     Some((hex_value(a)? << 12) | (hex_value(b)? << 8) | (hex_value(c)? << 4) | hex_value(d)?)
+}
+
+/// [`hex4`] on the four digits as one little-endian word, without a branch per digit:
+/// Python's `json.dumps` writes every non-ASCII character as `\uXXXX`, so in such text
+/// this runs once every few bytes. (The compact build keeps the smaller digit loop.)
+///
+/// With every byte below 0x80, adding `0x80 - lo` to a byte sets its high bit exactly
+/// when the byte is at least `lo`, and no sum carries into the next byte; so each range
+/// test is two additions. A letter's digit is its low nibble plus nine.
+#[inline(always)]
+const fn hex4_word(w: u32) -> Option<u16> {
+    const LO: u32 = 0x0101_0101;
+    const HI: u32 = 0x8080_8080;
+    // Set in each byte that is at least `lo` and at most `hi` (bytes below 0x80).
+    const fn within(x: u32, lo: u8, hi: u8) -> u32 {
+        (x + LO * (0x80 - lo as u32)) & !(x + LO * (0x7F - hi as u32)) & HI
+    }
+    if w & HI != 0 {
+        return None;
+    }
+    let digits = within(w, b'0', b'9');
+    let letters = within(w | (LO * 0x20), b'a', b'f');
+    if digits | letters != HI {
+        return None;
+    }
+    // Each byte's value, the first digit in the lowest byte; then the four nibbles packed
+    // with the first one highest.
+    let nibbles = (w & (LO * 0x0F)) + (letters >> 7) * 9;
+    let swapped = nibbles.swap_bytes();
+    let pairs = (swapped | (swapped >> 4)) & 0x00FF_00FF;
+    Some(((pairs & 0xFF) | ((pairs >> 8) & 0xFF00)) as u16)
 }
 
 /// Validates the escape whose backslash is at `at`; returns the offset after it, or `None`
@@ -788,6 +822,34 @@ mod tests {
             assert_eq!(utf8_run_here(s.as_bytes(), 0), Ok(s.len()));
             assert_eq!(utf8_run_core(s.as_bytes(), 0), Ok(s.len()));
         }
+    }
+
+    /// The word form of `hex4` answers as the digit loop does for every pair of bytes in
+    /// every pair of places (each other place a valid digit of every kind in turn), which
+    /// covers every byte in every place, alone and with any other.
+    #[test]
+    fn hex4_word_agrees_with_the_digit_loop() {
+        let digits = |w: [u8; 4]| -> Option<u16> {
+            Some((hex_value(w[0])? << 12) | (hex_value(w[1])? << 8) | (hex_value(w[2])? << 4) | hex_value(w[3])?)
+        };
+        let mut checked = 0u32;
+        for (p, q) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+            for filler in [b'0', b'9', b'a', b'F'] {
+                for x in 0..=255u8 {
+                    for y in 0..=255u8 {
+                        let mut w = [filler; 4];
+                        w[p] = x;
+                        w[q] = y;
+                        assert_eq!(hex4_word(u32::from_le_bytes(w)), digits(w), "{w:02x?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 4 * 65_536);
+        assert_eq!(hex4(b"00e9", 0), Some(0xE9));
+        assert_eq!(hex4(b"xDBFF", 1), Some(0xDBFF));
+        assert_eq!(hex4(b"abc", 0), None);
     }
 
     /// The pieces a string body is made of, valid and not, for the tests of the bulk path.

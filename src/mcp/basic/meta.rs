@@ -188,7 +188,8 @@ impl<'a> Meta<'a> {
     /// `progressToken`: the request wants progress notifications under this token.
     pub fn progress_token(&self) -> Option<ProgressToken<'a>> {
         match self.repr {
-            Repr::Raw(r) => r.get(keys::PROGRESS_TOKEN).and_then(|v| v.decode().ok()),
+            // What `ProgressToken`'s `Deserialize` does with the span, without serde.
+            Repr::Raw(r) => r.get(keys::PROGRESS_TOKEN).and_then(ProgressToken::from_raw),
             Repr::Fields(f) => f.progress_token,
         }
     }
@@ -414,6 +415,37 @@ mod tests {
         assert!(!is_reserved_key("com.example.mcp/x"));
         assert!(!is_reserved_key("progressToken"));
         assert!(!is_reserved_key("mcp/x"));
+    }
+
+    /// The progress token read from a raw `_meta` is what decoding the member with serde
+    /// gives, for every kind of value (refused ones included).
+    #[test]
+    fn progress_token_reads_as_serde_decodes() {
+        for value in [
+            r#""p1""#,
+            r#""p\u0031\n""#,
+            "7",
+            "-3",
+            "0",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "1.5",
+            "1e3",
+            "-0",
+            "null",
+            "true",
+            "{}",
+            r#"["a"]"#,
+        ] {
+            let text = format!(r#"{{"a":1,"progressToken":{value},"b":[2]}}"#);
+            let raw = RawJson::parse(text.as_bytes()).unwrap();
+            let m: Meta<'_> = raw.decode().unwrap();
+            let serde = raw.get("progressToken").unwrap().decode::<ProgressToken<'_>>().ok();
+            assert_eq!(m.progress_token(), serde, "{value}");
+        }
+        let none: Meta<'_> = RawJson::parse(br#"{"a":1}"#).unwrap().decode().unwrap();
+        assert_eq!(none.progress_token(), None);
     }
 
     #[test]
