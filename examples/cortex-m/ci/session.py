@@ -111,6 +111,13 @@ def main():
         r, _ = s.request(next(n), "prompts/get", {"name": "diagnose", "arguments": {"symptom": "warm \u00e9\\n"}})
         msg = ((r or {}).get("result", {}).get("messages") or [{}])[0]
         check("prompts/get", "warm \u00e9\\n" in msg.get("content", {}).get("text", ""), msg)
+        # The symptom's limit is 288 bytes as sent: json.dumps writes each é as a six-byte
+        # escape (48 of them: 288 bytes on the wire), and one more byte is refused.
+        r, _ = s.request(next(n), "prompts/get", {"name": "diagnose", "arguments": {"symptom": "\u00e9" * 48}})
+        msg = ((r or {}).get("result", {}).get("messages") or [{}])[0]
+        check("prompts/get, a 288-byte symptom as sent", "\u00e9" * 48 + "." in msg.get("content", {}).get("text", ""), r)
+        r, _ = s.request(next(n), "prompts/get", {"name": "diagnose", "arguments": {"symptom": "\u00e9" * 48 + "x"}})
+        check("prompts/get, 289 bytes as sent is -32602", error_code(r) == -32602, r)
         r, _ = s.request(next(n), "prompts/get", {"name": "nope"})
         check("unknown prompt is -32602", error_code(r) == -32602, r)
 

@@ -71,9 +71,15 @@ pub fn get(req: &mut IncomingRequest<'_>) {
         let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Prompt not found");
         return;
     }
+    // The limit is on the symptom as the client wrote it, escapes included, as the
+    // receive buffer's is on the whole line.
+    if symptom.is_some_and(|s| s.raw().len() > MAX_SYMPTOM) {
+        let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid arguments: symptom is too long");
+        return;
+    }
     #[cfg(feature = "typed-results")]
     {
-        let mut scratch = [0u8; 96];
+        let mut scratch = [0u8; MAX_SYMPTOM];
         let symptom = match symptom.map(|s| s.to_str(&mut scratch)) {
             Some(Ok(s)) => Some(s),
             Some(Err(_)) => {
@@ -82,7 +88,7 @@ pub fn get(req: &mut IncomingRequest<'_>) {
             }
             None => None,
         };
-        let mut text = Text::<224>::new();
+        let mut text = Text::<{ INTRO.len() + SHOWS.len() + ASK.len() + MAX_SYMPTOM }>::new();
         text.push_str(INTRO);
         if let Some(s) = symptom {
             text.push_str(SHOWS).push_str(s);
@@ -96,18 +102,18 @@ pub fn get(req: &mut IncomingRequest<'_>) {
         // valid JSON string body (the scanner checked it), so it needs neither
         // unescaping nor escaping again.
         let symptom = symptom.map(|s| core::str::from_utf8(s.raw()).unwrap_or_default());
-        if symptom.is_some_and(|s| s.len() > MAX_SYMPTOM) {
-            let _ = req.respond_error(ErrorCode::INVALID_PARAMS, "Invalid arguments: symptom is too long");
-            return;
-        }
-        // The bytes `GetPromptResult` writes for one user message of text.
-        let mut json = Text::<320>::new();
-        json.push_str(r#"{"description":"Device check","messages":[{"role":"user","content":{"type":"text","text":""#);
+        // The bytes `GetPromptResult` writes for one user message of text, with room for
+        // the longest symptom.
+        const OPEN: &str = r#"{"description":"Device check","messages":[{"role":"user","content":{"type":"text","text":""#;
+        const CLOSE: &str = r#""}}]}"#;
+        const ROOM: usize = OPEN.len() + INTRO.len() + SHOWS.len() + ASK.len() + CLOSE.len() + MAX_SYMPTOM;
+        let mut json = Text::<ROOM>::new();
+        json.push_str(OPEN);
         json.push_str(INTRO);
         if let Some(s) = symptom {
             json.push_str(SHOWS).push_str(s);
         }
-        json.push_str(ASK).push_str(r#""}}]}"#);
+        json.push_str(ASK).push_str(CLOSE);
         crate::endpoint::answer_json(req, json.as_str(), !json.overflowed());
     }
 }
@@ -116,9 +122,11 @@ pub fn get(req: &mut IncomingRequest<'_>) {
 const INTRO: &str = "Diagnose the device";
 const SHOWS: &str = ", which shows: ";
 const ASK: &str = ". Read sensor://temperature and device://info, call stats, and say what to check next.";
-/// The longest symptom taken, in bytes as received.
-#[cfg(not(feature = "typed-results"))]
-const MAX_SYMPTOM: usize = 96;
+/// The longest symptom taken, in bytes as received (escapes included: 288 ASCII
+/// characters, or 48 `é` as Python's `json.dumps` writes them, each a six-byte `\u00e9`;
+/// the unescaped text is never longer). The whole request must fit the 512-byte receive
+/// buffer anyway.
+const MAX_SYMPTOM: usize = 288;
 
 /// The `prompts/get` result: one user message with `text`.
 #[cfg(feature = "typed-results")]
