@@ -481,12 +481,7 @@ impl<'w> FrameView<'w> {
     ) -> Result<Range<usize>, EncodeError> {
         self.push(|out| {
             out.put(JSONRPC);
-            out.put(b",\"method\":");
-            out.escaped_str(method);
-            out.put(b",\"params\":");
-            params(&mut JsonOut { out })?;
-            out.byte(b'}');
-            Ok(())
+            method_and_params_with(out, method, params)
         })
     }
 
@@ -501,12 +496,7 @@ impl<'w> FrameView<'w> {
             out.put(JSONRPC);
             out.put(b",\"id\":");
             out.raw_json(id.as_token());
-            out.put(b",\"method\":");
-            out.escaped_str(method);
-            out.put(b",\"params\":");
-            params(&mut JsonOut { out })?;
-            out.byte(b'}');
-            Ok(())
+            method_and_params_with(out, method, params)
         })
     }
 
@@ -818,6 +808,20 @@ fn method_and_params<P: Serialize + ?Sized>(
         out.put(b",\"params\":");
         object(out, params)?;
     }
+    out.byte(b'}');
+    Ok(())
+}
+
+/// The method and a params object that `params` writes itself, then the message's end.
+fn method_and_params_with(
+    out: &mut Out<'_>,
+    method: &str,
+    params: impl FnOnce(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    out.put(b",\"method\":");
+    out.escaped_str(method);
+    out.put(b",\"params\":");
+    params(&mut JsonOut { out })?;
     out.byte(b'}');
     Ok(())
 }
