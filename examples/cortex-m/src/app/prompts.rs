@@ -104,7 +104,8 @@ pub fn get(req: &mut IncomingRequest<'_>) {
         let symptom = symptom.map(|s| core::str::from_utf8(s.raw()).unwrap_or_default());
         // The bytes `GetPromptResult` writes for one user message of text, with room for
         // the longest symptom.
-        const OPEN: &str = r#"{"description":"Device check","messages":[{"role":"user","content":{"type":"text","text":""#;
+        const OPEN: &str =
+            r#"{"description":"Device check","messages":[{"role":"user","content":{"type":"text","text":""#;
         const CLOSE: &str = r#""}}]}"#;
         const ROOM: usize = OPEN.len() + INTRO.len() + SHOWS.len() + ASK.len() + CLOSE.len() + MAX_SYMPTOM;
         let mut json = Text::<ROOM>::new();
