@@ -562,9 +562,6 @@ mod tests {
 
     type Event = Result<Vec<u8>, LineError>;
 
-    /// The word-at-a-time search finds the first line feed at every offset of a word and
-    /// of the tail, behind bytes a borrow could confuse with one (`\x0b` is a line feed
-    /// plus one) and other line feeds, and nothing where there is none.
     /// A line handed back with `keep_line` (its reply did not fit yet) is a complete line
     /// in the buffer: when more bytes without a newline then fill the buffer, the framer
     /// must not take them for one line too long and skip from there (it searched for a
@@ -599,6 +596,9 @@ mod tests {
         }
     }
 
+    /// The word-at-a-time search finds the first line feed at every offset of a word and
+    /// of the tail, behind bytes a borrow could confuse with one (`\x0b` is a line feed
+    /// plus one) and other line feeds, and nothing where there is none.
     #[test]
     fn newline_in_finds_the_first_line_feed() {
         for len in 0..40 {
