@@ -222,7 +222,6 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
     }
 
     /// Whether a live request's deadline has passed at `now`.
-    #[cfg(mcp_sansio_wide)]
     #[inline]
     pub fn any_overdue(&self, now: Instant) -> bool {
         self.book.earliest.is_some_and(|t| now >= t)
@@ -231,7 +230,7 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
     /// The first live request whose deadline has passed at `now`.
     #[inline]
     pub fn overdue(&self, now: Instant) -> Option<(usize, &InEntry)> {
-        if self.book.earliest.is_none_or(|t| now < t) {
+        if !self.any_overdue(now) {
             return None;
         }
         self.slots.iter().enumerate().find_map(|(i, s)| {

@@ -255,7 +255,7 @@ impl<const N: usize> Outbound<N> {
     #[inline]
     pub fn any_due(&self, now: Instant) -> bool {
         self.earliest.is_some_and(|t| now >= t)
-            || (self.ended > 0 && self.slots.iter().flatten().any(|e| e.cancel_unsent))
+            || (self.has_ended() && self.slots.iter().flatten().any(|e| e.cancel_unsent))
     }
 
     /// The id and origin of the request in `slot` if it is due at `now`, or timed out
@@ -292,7 +292,6 @@ impl<const N: usize> Outbound<N> {
     }
 
     /// Whether any request ended (timed out, failed) with its event still to take.
-    #[cfg(mcp_sansio_wide)]
     #[inline]
     pub fn has_ended(&self) -> bool {
         self.ended > 0
@@ -302,7 +301,7 @@ impl<const N: usize> Outbound<N> {
     /// delivered now.
     #[inline]
     pub fn take_ended(&mut self) -> Option<(OutEntry, Ended)> {
-        if self.ended == 0 {
+        if !self.has_ended() {
             return None;
         }
         self.take_ended_slow()
