@@ -49,18 +49,15 @@ impl Prefix {
             s.ws_then();
             let start = s.i;
             let complete = s.skip_value();
-            match key {
-                b"id" if complete => {
-                    let token = &bytes[start..s.i];
-                    if !token.is_empty() && token.len() <= PREFIX_ID_MAX {
-                        p.id[..token.len()].copy_from_slice(token);
-                        p.id_len = token.len() as u8;
-                    }
+            if is(key, b"id") && complete {
+                let token = bytes.get(start..s.i).unwrap_or_default();
+                if let Some(id) = p.id.get_mut(..token.len()).filter(|_| !token.is_empty()) {
+                    id.copy_from_slice(token);
+                    p.id_len = token.len() as u8;
                 }
-                b"method" => p.method = true,
-                b"result" | b"error" => p.answer = true,
-                _ => {}
             }
+            p.method |= is(key, b"method");
+            p.answer |= is(key, b"result") || is(key, b"error");
             if !complete {
                 return p;
             }
@@ -70,6 +67,13 @@ impl Prefix {
             }
         }
     }
+}
+
+/// Whether `key` is `name`: one comparison out of line, where a `match` on the names
+/// compared them byte by byte inline (an oversized line is rare; flash is not).
+#[inline(never)]
+fn is(key: &[u8], name: &[u8]) -> bool {
+    key == name
 }
 
 struct Cursor<'b> {

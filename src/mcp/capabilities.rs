@@ -169,33 +169,53 @@ impl CapabilitySet {
 
     /// The flags `table` finds in a `capabilities` object: one walk for both sides, the
     /// names and paths as data.
-    fn from_table(caps: RawJson<'_>, table: &[Flags]) -> Self {
-        let mut set = Self::EMPTY;
+    fn from_table(caps: RawJson<'_>, table: &FlagTable) -> Self {
+        let mut set = 0;
         for (name, value) in caps.members() {
             if !value.is_object() {
                 continue;
             }
-            let Some(&(_, cap, subs)) = table.iter().find(|(n, ..)| name.eq_str(n)) else { continue };
-            let mut found = Self::EMPTY.with(cap);
-            for &(path, test, flag) in subs {
-                let member = path.iter().try_fold(value, |v, p| v.get(p));
-                let on = match test {
-                    Test::True => member.and_then(|v| v.as_bool()) == Some(true),
-                    Test::Object => member.is_some_and(|v| v.is_object()),
+            // One pass over the table: the capability's own entry, then its sub-flags
+            // (each path's steps, then its test) up to the next capability's entry.
+            let mut found = 0u32;
+            let mut at = value;
+            for (n, &code) in table.names.iter().zip(table.codes) {
+                let kind = code & KIND;
+                if kind == TOP {
+                    if found != 0 {
+                        break;
+                    }
+                    if name.eq_str(n) {
+                        found = 1 << (code & CAP);
+                    }
+                    continue;
+                }
+                if found == 0 {
+                    continue;
+                }
+                // A step that finds nothing leads to `null`, which has no members:
+                // the rest of the path finds nothing, and its test fails.
+                let member = at.get(n).unwrap_or(RawJson::NULL);
+                let on = match kind {
+                    STEP => {
+                        at = member;
+                        continue;
+                    }
+                    TRUE => member.as_bytes() == b"true",
+                    _ => member.is_object(),
                 };
-                found = found.with_if(on, flag);
+                found |= u32::from(on) << (code & CAP);
+                at = value;
             }
             // An `elicitation` object without `url` means form mode.
-            if cap == Capability::Elicitation && !found.contains(Capability::ElicitationUrl) {
-                found = found.with(Capability::ElicitationForm);
+            if found & (1 << Capability::Elicitation as u32 | 1 << Capability::ElicitationUrl as u32)
+                == 1 << Capability::Elicitation as u32
+            {
+                found |= 1 << Capability::ElicitationForm as u32;
             }
-            set = CapabilitySet(set.0 | found.0);
+            set |= found;
         }
-        set
-    }
-
-    const fn with_if(self, cond: bool, cap: Capability) -> Self {
-        if cond { self.with(cap) } else { self }
+        CapabilitySet(set)
     }
 
     fn iter(self) -> impl Iterator<Item = Capability> {
@@ -240,73 +260,110 @@ impl fmt::Debug for CapabilitySet {
     }
 }
 
-/// How a sub-flag's member counts: `true`, or any object.
-#[derive(Clone, Copy)]
-enum Test {
-    True,
-    Object,
+/// A side's capability table, flattened so that an entry costs 9 bytes of flash on a
+/// 32-bit target (the nested form, paths as string slices inside tuples, took about 640
+/// bytes of tables for both sides; this one 36 entries, about 360 with its two headers:
+/// the session probe's .rodata fell by 260 bytes). Each entry is a member name and a code: the
+/// entry's kind in [`KIND`], a flag's bit number in [`CAP`]. A [`TOP`] entry is a
+/// capability; the entries after it, up to the next [`TOP`], are its sub-flags: a
+/// [`TRUE`] or [`OBJECT`] entry tests a member of the capability's object, after the
+/// [`STEP`] entries before it, each one member deeper.
+struct FlagTable {
+    names: &'static [&'static str],
+    codes: &'static [u8],
 }
 
-/// A top-level capability: its name, its flag, and its sub-flags (each the path to its
-/// member inside the capability's object, how the member counts, the flag).
-type Flags = (&'static str, Capability, &'static [(&'static [&'static str], Test, Capability)]);
+/// The kind bits of a code.
+const KIND: u8 = 0b1110_0000;
+/// The flag bits of a code: a [`Capability`]'s discriminant.
+const CAP: u8 = 0b0001_1111;
+/// A capability: its member must be an object.
+const TOP: u8 = 0;
+/// A sub-flag that counts only when `true`.
+const TRUE: u8 = 1 << 5;
+/// A sub-flag that counts whenever it is an object.
+const OBJECT: u8 = 2 << 5;
+/// One member deeper on the way to a sub-flag (no flag of its own).
+const STEP: u8 = 3 << 5;
+
+const _: () = assert!((Capability::Extensions as u8) <= CAP);
+
+/// One entry of a [`FlagTable`] listing.
+const fn at(kind: u8, name: &'static str, cap: Capability) -> (&'static str, u8) {
+    (name, kind | cap as u8)
+}
+
+/// A [`STEP`] entry (its flag bits unused).
+const fn step(name: &'static str) -> (&'static str, u8) {
+    (name, STEP)
+}
+
+/// The two columns of a listing.
+const fn columns<const N: usize>(entries: [(&'static str, u8); N]) -> ([&'static str; N], [u8; N]) {
+    let mut names = [""; N];
+    let mut codes = [0; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = entries[i].0;
+        codes[i] = entries[i].1;
+        i += 1;
+    }
+    (names, codes)
+}
+
+const SERVER_COLUMNS: ([&str; 17], [u8; 17]) = {
+    use Capability::*;
+    columns([
+        at(TOP, "tools", Tools),
+        at(TRUE, "listChanged", ToolsListChanged),
+        at(TOP, "resources", Resources),
+        at(TRUE, "subscribe", ResourcesSubscribe),
+        at(TRUE, "listChanged", ResourcesListChanged),
+        at(TOP, "prompts", Prompts),
+        at(TRUE, "listChanged", PromptsListChanged),
+        at(TOP, "logging", Logging),
+        at(TOP, "completions", Completions),
+        at(TOP, "tasks", ServerTasks),
+        at(OBJECT, "list", ServerTasksList),
+        at(OBJECT, "cancel", ServerTasksCancel),
+        step("requests"),
+        step("tools"),
+        at(OBJECT, "call", ServerTasksToolsCall),
+        at(TOP, "experimental", Experimental),
+        at(TOP, "extensions", Extensions),
+    ])
+};
 
 /// What [`CapabilitySet::from_server_json`] looks for.
-const SERVER_FLAGS: [Flags; 8] = {
+const SERVER_FLAGS: FlagTable = FlagTable { names: &SERVER_COLUMNS.0, codes: &SERVER_COLUMNS.1 };
+
+const CLIENT_COLUMNS: ([&str; 19], [u8; 19]) = {
     use Capability::*;
-    [
-        ("tools", Tools, &[(&["listChanged"], Test::True, ToolsListChanged)]),
-        (
-            "resources",
-            Resources,
-            &[(&["subscribe"], Test::True, ResourcesSubscribe), (&["listChanged"], Test::True, ResourcesListChanged)],
-        ),
-        ("prompts", Prompts, &[(&["listChanged"], Test::True, PromptsListChanged)]),
-        ("logging", Logging, &[]),
-        ("completions", Completions, &[]),
-        (
-            "tasks",
-            ServerTasks,
-            &[
-                (&["list"], Test::Object, ServerTasksList),
-                (&["cancel"], Test::Object, ServerTasksCancel),
-                (&["requests", "tools", "call"], Test::Object, ServerTasksToolsCall),
-            ],
-        ),
-        ("experimental", Experimental, &[]),
-        ("extensions", Extensions, &[]),
-    ]
+    columns([
+        at(TOP, "roots", Roots),
+        at(TRUE, "listChanged", RootsListChanged),
+        at(TOP, "sampling", Sampling),
+        at(OBJECT, "tools", SamplingTools),
+        at(OBJECT, "context", SamplingContext),
+        at(TOP, "elicitation", Elicitation),
+        at(OBJECT, "form", ElicitationForm),
+        at(OBJECT, "url", ElicitationUrl),
+        at(TOP, "tasks", ClientTasks),
+        at(OBJECT, "list", ClientTasksList),
+        at(OBJECT, "cancel", ClientTasksCancel),
+        step("requests"),
+        step("sampling"),
+        at(OBJECT, "createMessage", ClientTasksSampling),
+        step("requests"),
+        step("elicitation"),
+        at(OBJECT, "create", ClientTasksElicitation),
+        at(TOP, "experimental", Experimental),
+        at(TOP, "extensions", Extensions),
+    ])
 };
 
 /// What [`CapabilitySet::from_client_json`] looks for (and the elicitation rule there).
-const CLIENT_FLAGS: [Flags; 6] = {
-    use Capability::*;
-    [
-        ("roots", Roots, &[(&["listChanged"], Test::True, RootsListChanged)]),
-        (
-            "sampling",
-            Sampling,
-            &[(&["tools"], Test::Object, SamplingTools), (&["context"], Test::Object, SamplingContext)],
-        ),
-        (
-            "elicitation",
-            Elicitation,
-            &[(&["form"], Test::Object, ElicitationForm), (&["url"], Test::Object, ElicitationUrl)],
-        ),
-        (
-            "tasks",
-            ClientTasks,
-            &[
-                (&["list"], Test::Object, ClientTasksList),
-                (&["cancel"], Test::Object, ClientTasksCancel),
-                (&["requests", "sampling", "createMessage"], Test::Object, ClientTasksSampling),
-                (&["requests", "elicitation", "create"], Test::Object, ClientTasksElicitation),
-            ],
-        ),
-        ("experimental", Experimental, &[]),
-        ("extensions", Extensions, &[]),
-    ]
-};
+const CLIENT_FLAGS: FlagTable = FlagTable { names: &CLIENT_COLUMNS.0, codes: &CLIENT_COLUMNS.1 };
 
 #[cfg(test)]
 mod tests {

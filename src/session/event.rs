@@ -357,6 +357,15 @@ pub enum RefuseReason {
     DuplicateId,
     /// The request's id is longer than the endpoint can store.
     IdTooLong,
+    /// A request carrying the 2026-07-28 `_meta` on a connection that opened with
+    /// `initialize`.
+    StatelessOnHandshakeSession,
+    /// Every inbound request slot is in use and the request could not be held (holding
+    /// is off, or held requests fill their half of the receive buffer), or a held
+    /// request had to make room for a frame being read.
+    TooManyRequests,
+    // The stateless era's own reasons come last: a handshake-only endpoint's reply
+    // table (`handshake_reply`) then covers only the variants above.
     /// 2026-07-28: `_meta` lacks `io.modelcontextprotocol/protocolVersion`.
     MissingProtocolVersion,
     /// 2026-07-28: `_meta` lacks `io.modelcontextprotocol/clientCapabilities`.
@@ -369,16 +378,9 @@ pub enum RefuseReason {
     /// `initialize` on a connection that is in the stateless era (-32022 naming its
     /// versions), or to a server that speaks only that era (-32601).
     InitializeWhenStateless,
-    /// A request carrying the 2026-07-28 `_meta` on a connection that opened with
-    /// `initialize`.
-    StatelessOnHandshakeSession,
     /// 2026-07-28: the method needs a capability the client did not declare for the
     /// request (-32021, with `requiredCapabilities`): the tasks extension for `tasks/*`.
     MissingClientCapability,
-    /// Every inbound request slot is in use and the request could not be held (holding
-    /// is off, or held requests fill their half of the receive buffer), or a held
-    /// request had to make room for a frame being read.
-    TooManyRequests,
 }
 
 impl RefuseReason {

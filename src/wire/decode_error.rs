@@ -160,7 +160,9 @@ impl FieldName {
         while len > 0 && raw.get(len).is_some_and(|&b| (0x80..0xC0).contains(&b)) {
             len -= 1;
         }
-        bytes[..len].copy_from_slice(&raw[..len]);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..len), raw.get(..len)) {
+            to.copy_from_slice(from);
+        }
         Self { bytes, len: len as u8, truncated: true }
     }
 
