@@ -71,8 +71,9 @@ impl<'a> Fields<'a> {
                 (end, Some(JsonStr::from_span(buf, span)))
             }
             _ if (buf.as_ptr() as usize).wrapping_add(start) == self.known.0 => (start + self.known.1, None),
-            // Numbers (progress, totals, counts) are read here, without a call.
-            Some(b'-' | b'0'..=b'9') => (navigate::number_end(buf, start), None),
+            // Numbers (progress, totals, counts) are read here, without a call (wide
+            // builds: the compact ones keep one copy of the walk).
+            Some(b'-' | b'0'..=b'9') if !super::COMPACT => (navigate::number_end(buf, start), None),
             _ => (navigate::value_end(buf, start), None),
         };
         let (Some(name), Some(value)) = (buf.get(name.start..name.end), buf.get(start..end)) else {
