@@ -548,10 +548,18 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.open(b'{', Expected::Object)?;
-        let value = visitor.visit_map(Members::new(&mut *self, fields))?;
-        self.close_object();
-        Ok(value)
+        // The compact build does not use the names (see `Deserializer::field`).
+        #[cfg(not(mcp_sansio_wide))]
+        let _ = fields;
+        #[cfg(not(mcp_sansio_wide))]
+        return self.deserialize_map(visitor);
+        #[cfg(mcp_sansio_wide)]
+        {
+            self.open(b'{', Expected::Object)?;
+            let value = visitor.visit_map(Members::new(&mut *self, fields))?;
+            self.close_object();
+            Ok(value)
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
