@@ -55,6 +55,14 @@ fuzz_target!(|data: &[u8]| {
     let decoded: J = raw.decode_with(&mut scratch).expect("decode_with refuses what serde_json reads");
     same_j(&decoded, &tree);
 
+    // Structs: the span decoder matches member names against the struct's own (its field
+    // short cut); which members are found, and duplicates and unknown members refused, as
+    // serde_json does. (Objects only: serde_json also reads a struct from an array.)
+    if let J::Obj(_) = &tree {
+        assert_eq!(raw.decode::<Members>().ok(), serde_json::from_slice::<Members>(&input).ok());
+        assert_eq!(raw.decode::<Strict>().ok(), serde_json::from_slice::<Strict>(&input).ok());
+    }
+
     let options = ParseOptions { max_depth: SERDE_JSON_DEPTH, allow_batch: false };
     let message = Message::parse_with(&input, &options);
     same_message(&message, oracle(&input), &input);
@@ -97,6 +105,26 @@ fn blank_out_number(input: &mut [u8], e: &serde_json::Error) {
 }
 
 /// A JSON value as serde_json reads it, keeping member order and duplicate members.
+/// Which of a few short member names an object has, as a derived impl reads them.
+#[derive(Debug, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Members {
+    a: Option<serde::de::IgnoredAny>,
+    text: Option<serde::de::IgnoredAny>,
+    max_results: Option<serde::de::IgnoredAny>,
+    t: Option<serde::de::IgnoredAny>,
+}
+
+/// [`Members`], refusing any other member.
+#[derive(Debug, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Strict {
+    a: Option<serde::de::IgnoredAny>,
+    text: Option<serde::de::IgnoredAny>,
+    max_results: Option<serde::de::IgnoredAny>,
+    t: Option<serde::de::IgnoredAny>,
+}
+
 #[derive(Debug)]
 enum J {
     Null,

@@ -213,6 +213,25 @@ impl<'a, 's> Deserializer<'a, 's> {
         visitor.visit_str(text)
     }
 
+    /// A struct's member name, when the struct's names are known (`fields`, as serde's
+    /// derived impls list them): a name without escapes that is one of them is handed
+    /// over as that `&'static str`, the same text, so that no `&str` has to be made from
+    /// the input (in safe Rust only a UTF-8 check makes one, and for a short decode that
+    /// check cost more than the rest of a member). Any other name goes the usual way.
+    #[cfg(mcp_sansio_wide)]
+    #[inline]
+    fn field<V: Visitor<'a>>(&mut self, visitor: V, fields: &'static [&'static str]) -> Result<V::Value> {
+        if self.peek() == Some(b'"')
+            && let Some(end) = super::find::short_string(self.input, self.pos + 1)
+            && let Some(name) = self.input.get(self.pos + 1..end)
+            && let Some(field) = fields.iter().find(|f| f.as_bytes() == name)
+        {
+            self.pos = end + 1;
+            return visitor.visit_borrowed_str(field);
+        }
+        self.visit_name(visitor)
+    }
+
     shared_when_compact! {
     /// The member name or enum tag at `pos`, moving past it: its text when it has no
     /// escapes, else the escaped string. (The part of [`visit_name`](Self::visit_name)
@@ -518,7 +537,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.open(b'{', Expected::Object)?;
-        let value = visitor.visit_map(Members { de: &mut *self, first: true })?;
+        let value = visitor.visit_map(Members::new(&mut *self, &[]))?;
         self.close_object();
         Ok(value)
     }
@@ -526,10 +545,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        // The compact build does not use the names (see `Deserializer::field`).
+        #[cfg(not(mcp_sansio_wide))]
+        let _ = fields;
+        #[cfg(not(mcp_sansio_wide))]
+        return self.deserialize_map(visitor);
+        #[cfg(mcp_sansio_wide)]
+        {
+            self.open(b'{', Expected::Object)?;
+            let value = visitor.visit_map(Members::new(&mut *self, fields))?;
+            self.close_object();
+            Ok(value)
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -587,6 +617,21 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de, '_> {
 struct Members<'d, 'a, 's> {
     de: &'d mut Deserializer<'a, 's>,
     first: bool,
+    /// The struct's member names, when a struct is read (see [`Deserializer::field`]).
+    #[cfg(mcp_sansio_wide)]
+    fields: &'static [&'static str],
+}
+
+impl<'d, 'a, 's> Members<'d, 'a, 's> {
+    #[inline(always)]
+    fn new(de: &'d mut Deserializer<'a, 's>, _fields: &'static [&'static str]) -> Self {
+        Self {
+            de,
+            first: true,
+            #[cfg(mcp_sansio_wide)]
+            fields: _fields,
+        }
+    }
 }
 
 impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
@@ -594,7 +639,11 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         let Some(at) = self.de.next_member(&mut self.first) else { return Ok(None) };
-        let key = seed.deserialize(MapKey { de: &mut *self.de });
+        let key = seed.deserialize(MapKey {
+            de: &mut *self.de,
+            #[cfg(mcp_sansio_wide)]
+            fields: self.fields,
+        });
         self.de.named(at);
         key.map(Some)
     }
@@ -609,6 +658,21 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
 /// allows `BTreeMap<u32, _>` keys that are quoted integers).
 struct MapKey<'d, 'a, 's> {
     de: &'d mut Deserializer<'a, 's>,
+    /// The struct's member names, if the map is a struct's (else empty).
+    #[cfg(mcp_sansio_wide)]
+    fields: &'static [&'static str],
+}
+
+impl<'d, 'a, 's> MapKey<'d, 'a, 's> {
+    /// The key of an enum's tagged form: no member names known.
+    #[inline(always)]
+    fn tag(de: &'d mut Deserializer<'a, 's>) -> Self {
+        Self {
+            de,
+            #[cfg(mcp_sansio_wide)]
+            fields: &[],
+        }
+    }
 }
 
 impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
@@ -619,6 +683,10 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de, '_> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        #[cfg(mcp_sansio_wide)]
+        if !self.fields.is_empty() {
+            return self.de.field(visitor, self.fields);
+        }
         self.de.visit_identifier(visitor)
     }
 
@@ -711,7 +779,7 @@ impl<'de, 'd, 's> de::EnumAccess<'de> for UnitVariant<'d, 'de, 's> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let tag = seed.deserialize(MapKey { de: &mut *self.de })?;
+        let tag = seed.deserialize(MapKey::tag(&mut *self.de))?;
         Ok((tag, self))
     }
 }
@@ -746,7 +814,7 @@ impl<'de, 'd, 's> de::EnumAccess<'de> for TaggedVariant<'d, 'de, 's> {
         if self.de.peek() != Some(b'"') {
             return Err(Error(DecodeErrorKind::InvalidLength { len: 0 }));
         }
-        let tag = seed.deserialize(MapKey { de: &mut *self.de })?;
+        let tag = seed.deserialize(MapKey::tag(&mut *self.de))?;
         if self.de.peek() == Some(b':') {
             self.de.pos += 1;
         }
@@ -828,6 +896,114 @@ mod tests {
 
     fn raw(text: &'static str) -> RawJson<'static> {
         RawJson::parse(text.as_bytes()).unwrap()
+    }
+
+    /// Struct member names are matched against the struct's names byte for byte (see
+    /// `Deserializer::field`): near misses (a prefix, one byte more or changed, another
+    /// case, an escape, non-ASCII, a name longer than the short search), at every distance
+    /// from the end of the input, decode exactly as serde_json decodes them, in a lenient
+    /// struct and in one that refuses unknown members.
+    #[test]
+    fn struct_member_names_are_matched_exactly() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        #[serde(rename_all = "camelCase")]
+        struct Lenient {
+            text: Option<u8>,
+            lang: Option<u8>,
+            max_results: Option<u8>,
+            t: Option<u8>,
+        }
+        #[derive(Deserialize, Debug, PartialEq)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct Strict {
+            text: Option<u8>,
+            lang: Option<u8>,
+            max_results: Option<u8>,
+            t: Option<u8>,
+        }
+        let names = [
+            "text",
+            "lang",
+            "maxResults",
+            "t",
+            "",
+            "tex",
+            "texts",
+            "texT",
+            "Text",
+            "lanh",
+            "maxResult",
+            "maxResultsX",
+            "max_results",
+            "t\\u0065xt",
+            "l\\u0061ng",
+            "téxt",
+            "tt",
+            "maxResultsmaxResults",
+        ];
+        for name in names {
+            for pad in 0..12 {
+                let text = std::format!(r#"{{"{name}":1,"lang":2{}}}"#, " ".repeat(pad));
+                let ours = RawJson::parse(text.as_bytes()).unwrap().decode::<Lenient>().ok();
+                assert_eq!(ours, serde_json::from_str::<Lenient>(&text).ok(), "{text}");
+                let ours = RawJson::parse(text.as_bytes()).unwrap().decode::<Strict>().ok();
+                assert_eq!(ours, serde_json::from_str::<Strict>(&text).ok(), "{text}");
+                // Last in the object, right before its end.
+                let text = std::format!(r#"{{"lang":2,"{name}":1{}}}"#, " ".repeat(pad));
+                let ours = RawJson::parse(text.as_bytes()).unwrap().decode::<Lenient>().ok();
+                assert_eq!(ours, serde_json::from_str::<Lenient>(&text).ok(), "{text}");
+            }
+        }
+        // A refused name is reported as it was sent.
+        let e = raw(r#"{"tex":1}"#).decode::<Strict>().unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::UnknownField);
+    }
+
+    /// A hand-written struct visitor that borrows its member names sees the names as sent,
+    /// whether or not they are among the struct's. (Wide builds: the compact ones hand
+    /// identifiers over as transient text only, see `visit_identifier`.)
+    #[cfg(mcp_sansio_wide)]
+    #[test]
+    fn borrowed_member_names_keep_their_text() {
+        struct Names<'a>(std::vec::Vec<&'a str>);
+        impl<'de> Deserialize<'de> for Names<'de> {
+            fn deserialize<D: de::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+                struct Key;
+                impl<'de> DeserializeSeed<'de> for Key {
+                    type Value = &'de str;
+                    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> core::result::Result<&'de str, D::Error> {
+                        d.deserialize_identifier(self)
+                    }
+                }
+                impl<'de> Visitor<'de> for Key {
+                    type Value = &'de str;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a name")
+                    }
+                    fn visit_borrowed_str<E>(self, v: &'de str) -> core::result::Result<&'de str, E> {
+                        Ok(v)
+                    }
+                }
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = Names<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<M: de::MapAccess<'de>>(self, mut m: M) -> core::result::Result<Names<'de>, M::Error> {
+                        let mut names = std::vec::Vec::new();
+                        while let Some(name) = m.next_key_seed(Key)? {
+                            names.push(name);
+                            m.next_value::<de::IgnoredAny>()?;
+                        }
+                        Ok(Names(names))
+                    }
+                }
+                d.deserialize_struct("Names", &["a", "bb"], V)
+            }
+        }
+        let names = raw(r#"{"a":1,"zz":[2],"bb":{},"b":3,"a":4}"#).decode::<Names<'_>>().unwrap();
+        assert_eq!(names.0, ["a", "zz", "bb", "b", "a"]);
     }
 
     #[test]

@@ -71,6 +71,9 @@ impl<'a> Fields<'a> {
                 (end, Some(JsonStr::from_span(buf, span)))
             }
             _ if (buf.as_ptr() as usize).wrapping_add(start) == self.known.0 => (start + self.known.1, None),
+            // Numbers (progress, totals, counts) are read here, without a call (wide
+            // builds: the compact ones keep one copy of the walk).
+            Some(b'-' | b'0'..=b'9') if !super::COMPACT => (navigate::number_end(buf, start), None),
             _ => (navigate::value_end(buf, start), None),
         };
         let (Some(name), Some(value)) = (buf.get(name.start..name.end), buf.get(start..end)) else {
@@ -167,6 +170,36 @@ pub(crate) fn each_member_knowing<'a>(
             Step::Member(name, value) => each(name, value)?,
             Step::End => return Some(()),
             Step::GiveUp => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every form of number, followed by every kind of delimiter, is one value span, as
+    /// the generic walk (`navigate::value_end`) finds it (numbers are read inline).
+    #[test]
+    fn number_values_end_where_the_walk_ends_them() {
+        let numbers = ["0", "-0", "7", "-12", "3.25", "-0.5e10", "1E+2", "2e-3", "12345678901234567890123"];
+        let after = [",\"z\":1}", " ,\"z\":1}", "}", " }", "\n}", "\t,\r\"z\":[]}"];
+        for n in numbers {
+            for a in after {
+                let text = std::format!("{{\"a\":{n}{a}");
+                let raw = RawJson::parse(text.as_bytes()).unwrap();
+                let mut fields = Fields::of(raw).unwrap();
+                let Step::Member(name, value) = fields.next() else { panic!("{text}") };
+                assert_eq!((name, value.raw().as_bytes()), (&b"a"[..], n.as_bytes()), "{text}");
+                let start = text.find(':').unwrap() + 1;
+                assert_eq!(start + n.len(), navigate::value_end(text.as_bytes(), start), "{text}");
+                let rest = if a.contains('z') { Step::Member(b"z", value) } else { Step::End };
+                match (fields.next(), rest) {
+                    (Step::Member(name, _), Step::Member(want, _)) => assert_eq!(name, want, "{text}"),
+                    (Step::End, Step::End) => {}
+                    _ => panic!("{text}"),
+                }
+            }
         }
     }
 }
