@@ -517,6 +517,39 @@ fn a_task_is_created_at_once_and_polled_to_its_result() {
     assert!(matches!(unknown, Ev::Error { code: -32602, .. }), "{unknown:?}");
 }
 
+/// Without a spawner, a task's job runs on a thread of its own named `mcp-task` (for a
+/// blocking and an async task tool alike, with no executor either).
+#[test]
+fn a_task_without_a_spawner_runs_on_a_thread_named_mcp_task() {
+    for tool in ["blocking", "async"] {
+        let store = TaskStore::new(4).poll_interval(Duration::from_millis(100));
+        let server = ServerBuilder::new("tasks", "1.0.0")
+            .task_store(store.clone())
+            .blocking_task_tool("blocking", "Where it runs", TaskSupport::Required, |_: Job, _: Seconds| {
+                format!("on {:?}", std::thread::current().name())
+            })
+            .async_task_tool("async", "Where it runs", TaskSupport::Required, |_: Job, _: Seconds| async move {
+                format!("on {:?}", std::thread::current().name())
+            })
+            .build();
+        let mut duo = Duo::new(server, TASKS_CAPS);
+        let task = task_of(&duo.call(tool, r#"{"seconds":1}"#));
+        let id = id_of(&task);
+        // The job runs on its own thread: wait (boundedly) for the store to hold its end.
+        let start = std::time::Instant::now();
+        while store.status(&id) == Some(mcp_sansio::mcp::TaskStatus::Working) {
+            assert!(start.elapsed() < Duration::from_secs(20), "the {tool} task never ended");
+            std::thread::yield_now();
+        }
+        let mut poller: TaskPoller = TaskPoller::new(RawJson::parse(task.as_bytes()).unwrap(), duo.now).unwrap();
+        let done = duo.poll(&mut poller);
+        assert!(
+            done.starts_with(r#"completed {"content":[{"type":"text","text":"on Some(\"mcp-task\")"}]"#),
+            "{tool}: {done}"
+        );
+    }
+}
+
 #[test]
 fn a_client_without_the_extension_gets_the_answer_or_minus_32021() {
     let store = TaskStore::new(4);

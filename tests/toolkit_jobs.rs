@@ -243,6 +243,21 @@ fn async_tools_run_without_an_executor_too() {
     assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "42");
 }
 
+/// Without an executor, an async tool's future is blocked on by a thread of its own,
+/// named like a blocking tool's (the thread start is shared by both kinds since the
+/// job threads are started by one non-generic function).
+#[test]
+fn an_async_tool_without_an_executor_runs_on_a_thread_named_mcp_tool() {
+    let builder = ServerBuilder::new("t", "1")
+        .async_tool("where", "", |_: Job, _: Steps| async move { format!("on {:?}", std::thread::current().name()) });
+    let mut h = Harness::new(builder);
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"where","arguments":{"steps":1}}}));
+    while h.answer(1).map(|a| h.out.push(a)).is_none() {
+        h.wait();
+    }
+    assert_eq!(h.answer(1).unwrap()["result"]["content"][0]["text"], "on Some(\"mcp-tool\")");
+}
+
 /// A tool that asks the user for a name (elicitation) and greets it; a client error is
 /// the tool's error.
 fn asking() -> ServerBuilder {

@@ -1054,6 +1054,21 @@ mod tests {
                 std::string::String::from_utf8_lossy(&json)
             );
         }
+        // Into buffers too small: the same size counted, the same overflow, for every cut.
+        let sample = b"{ \"a\\\"\n\" :\r\n [1,\n\t\"\\\\\"], \"x\" }";
+        for cap in 0..sample.len() + 2 {
+            let sized = |bytewise: bool| {
+                let mut buf = std::vec![0u8; cap];
+                let mut out = Out::new(&mut buf);
+                if bytewise {
+                    out.compacted_bytewise(sample)
+                } else {
+                    out.compacted_in_runs(sample)
+                }
+                (out.len(), out.overflowed(), out.written().map(<[u8]>::to_vec))
+            };
+            assert_eq!(sized(true), sized(false), "capacity {cap}");
+        }
         let schema = b"{\n  \"a\" :\r\n [1,\n\t2],\n  \"s\": \" x  \\\" y \\n\"\n}";
         assert_eq!(compacted(schema, true), br#"{"a":[1,2],"s":" x  \" y \n"}"#);
     }
