@@ -211,6 +211,7 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
         self.slots[self.find(id)?].as_ref().map(InEntry::pending)
     }
 
+    #[inline(always)]
     pub fn has_free_slot(&self) -> bool {
         self.slots.iter().any(Option::is_none)
     }
