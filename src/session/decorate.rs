@@ -137,6 +137,14 @@ pub(crate) fn input_request_needs(request: RawJson<'_>) -> Result<Capability, Se
     }
 }
 
+impl Decoration<'_> {
+    /// The plan, from what `plan` (or `blind`) found missing.
+    fn made(&self, meta_at: Option<usize>) -> Plan {
+        let top = self.result_type || self.ttl || self.scope;
+        Plan { top, meta: self.server_info || self.subscription_id, meta_at }
+    }
+}
+
 impl Amend for Decoration<'_> {
     type Error = SendError;
 
@@ -144,14 +152,8 @@ impl Amend for Decoration<'_> {
         let (mut result_type, mut meta, mut ttl, mut scope) = (None, None, false, false);
         let (mut input_requests, mut state) = (None, false);
         // Most results name none of these: a quick pass over the bytes says so, and the
-        // walk through the members is skipped. (`inputRequests` and `requestState` matter
-        // only with a `resultType`; the caching hints only on a cacheable method.)
-        let bytes = object.as_bytes();
-        let named = match is_cacheable(self.method) {
-            true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
-            false => may_have_member(bytes, &[b"resultType", b"_meta"]),
-        };
-        let members = named.then(|| object.members()).into_iter().flatten();
+        // walk through the members is skipped.
+        let members = (!self.untouched(object)).then(|| object.members()).into_iter().flatten();
         for (key, value) in members {
             match key.raw() {
                 b"resultType" => result_type = Some(value),
@@ -208,8 +210,28 @@ impl Amend for Decoration<'_> {
         self.server_info = meta.is_none_or(|m| !m.contains_key(meta_keys::SERVER_INFO));
         self.subscription_id =
             self.subscription.is_some() && meta.is_none_or(|m| !m.contains_key(meta_keys::SUBSCRIPTION_ID));
-        let top = self.result_type || self.ttl || self.scope;
-        Ok(Plan { top, meta: self.server_info || self.subscription_id, meta_at })
+        Ok(self.made(meta_at))
+    }
+
+    /// What `plan` makes of a result that names none of the members it looks at: a
+    /// complete one, with everything added.
+    fn blind(&mut self) -> Option<Plan> {
+        self.result_type = true;
+        self.ttl = is_cacheable(self.method);
+        self.scope = self.ttl;
+        self.server_info = true;
+        self.subscription_id = self.subscription.is_some();
+        Some(self.made(None))
+    }
+
+    fn untouched(&self, object: RawJson<'_>) -> bool {
+        // (`inputRequests` and `requestState` matter only with a `resultType`; the
+        // caching hints only on a cacheable method.)
+        let bytes = object.as_bytes();
+        !match is_cacheable(self.method) {
+            true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
+            false => may_have_member(bytes, &[b"resultType", b"_meta"]),
+        }
     }
 
     fn top(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
