@@ -37,6 +37,9 @@ pub(crate) struct Decoration<'d> {
     pub cache: CacheHints,
     /// A listen stream's id, for its closing result.
     pub subscription: Option<RequestIdRef<'d>>,
+    /// The result certainly has neither `resultType` nor `_meta` (the toolkit wrote it
+    /// from a value that has none): nothing to look for in it.
+    pub fresh: bool,
     // What `plan` found missing.
     result_type: bool,
     ttl: bool,
@@ -52,6 +55,7 @@ impl<'d> Decoration<'d> {
         ctx: &'d ModernCtx,
         cache: CacheHints,
         subscription: Option<RequestIdRef<'d>>,
+        fresh: bool,
     ) -> Self {
         Self {
             info,
@@ -59,6 +63,7 @@ impl<'d> Decoration<'d> {
             ctx,
             cache,
             subscription,
+            fresh,
             result_type: false,
             ttl: false,
             scope: false,
@@ -78,6 +83,7 @@ pub(crate) type Decorate = fn(
     &ModernCtx,
     &Config<'_>,
     &mut ObjectWriter<'_>,
+    bool,
 ) -> Result<Range<usize>, SendError>;
 
 /// The [`Decorate`] of endpoints built for the stateless era. A listen stream's closing
@@ -89,13 +95,14 @@ pub(crate) fn decorate(
     ctx: &ModernCtx,
     config: &Config<'_>,
     result: &mut ObjectWriter<'_>,
+    fresh: bool,
 ) -> Result<Range<usize>, SendError> {
     let subscription = match ctx.listen {
         Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
         Some(_) => Some(id),
         None => None,
     };
-    let mut decoration = Decoration::new(&config.info, method, ctx, config.cache, subscription);
+    let mut decoration = Decoration::new(&config.info, method, ctx, config.cache, subscription, fresh);
     tx.result_amended(id, result, &mut decoration)
 }
 
@@ -227,6 +234,9 @@ impl Amend for Decoration<'_> {
     fn untouched(&self, object: RawJson<'_>) -> bool {
         // (`inputRequests` and `requestState` matter only with a `resultType`; the
         // caching hints only on a cacheable method.)
+        if self.fresh {
+            return true;
+        }
         let bytes = object.as_bytes();
         !match is_cacheable(self.method) {
             true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
