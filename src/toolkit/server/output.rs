@@ -279,20 +279,20 @@ mod tests {
         let typed = CallToolResult { result_type: Some(ResultType::Complete), ..plain };
         let ok: Result<CallToolResult<'_>, &str> = Ok(with_meta);
         let failed: Result<CallToolResult<'_>, &str> = Err("no");
-        let cases: [(&dyn Fn() -> (bool, bool), bool); 9] = [
-            (&|| ("hi".fresh(), names_them("hi")), true),
-            (&|| (5u8.fresh(), names_them(&5u8)), true),
-            (&|| (().fresh(), names_them(&())), true),
-            (&|| (Json([1]).fresh(), names_them(&Json([1]))), true),
-            (&|| (plain.fresh(), names_them(&plain)), true),
-            (&|| (with_meta.fresh(), names_them(&with_meta)), false),
-            (&|| (typed.fresh(), names_them(&typed)), false),
-            (&|| (ok.fresh(), names_them(&ok)), false),
-            (&|| ((&failed).fresh(), names_them(&failed)), true),
+        // (fresh, whether it names them, what fresh should be)
+        let cases = [
+            ("hi".fresh(), names_them("hi"), true),
+            (5u8.fresh(), names_them(&5u8), true),
+            (().fresh(), names_them(&()), true),
+            (Json([1]).fresh(), names_them(&Json([1])), true),
+            (plain.fresh(), names_them(&plain), true),
+            (with_meta.fresh(), names_them(&with_meta), false),
+            (typed.fresh(), names_them(&typed), false),
+            (ok.fresh(), names_them(&ok), false),
+            (<&_ as ToolOutput>::fresh(&&failed), names_them(&failed), true),
         ];
-        for (i, (case, want)) in cases.iter().enumerate() {
-            let (fresh, named) = case();
-            assert_eq!(fresh, *want, "case {i}");
+        for (i, (fresh, named, want)) in cases.into_iter().enumerate() {
+            assert_eq!(fresh, want, "case {i}");
             assert!(!(fresh && named), "case {i}: fresh but it names them");
         }
     }
