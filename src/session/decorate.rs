@@ -37,6 +37,9 @@ pub(crate) struct Decoration<'d> {
     pub cache: CacheHints,
     /// A listen stream's id, for its closing result.
     pub subscription: Option<RequestIdRef<'d>>,
+    /// The result certainly has neither `resultType` nor `_meta` (the toolkit wrote it
+    /// from a value that has none): nothing to look for in it.
+    pub fresh: bool,
     // What `plan` found missing.
     result_type: bool,
     ttl: bool,
@@ -52,6 +55,7 @@ impl<'d> Decoration<'d> {
         ctx: &'d ModernCtx,
         cache: CacheHints,
         subscription: Option<RequestIdRef<'d>>,
+        fresh: bool,
     ) -> Self {
         Self {
             info,
@@ -59,6 +63,7 @@ impl<'d> Decoration<'d> {
             ctx,
             cache,
             subscription,
+            fresh,
             result_type: false,
             ttl: false,
             scope: false,
@@ -78,6 +83,7 @@ pub(crate) type Decorate = fn(
     &ModernCtx,
     &Config<'_>,
     &mut ObjectWriter<'_>,
+    bool,
 ) -> Result<Range<usize>, SendError>;
 
 /// The [`Decorate`] of endpoints built for the stateless era. A listen stream's closing
@@ -89,13 +95,14 @@ pub(crate) fn decorate(
     ctx: &ModernCtx,
     config: &Config<'_>,
     result: &mut ObjectWriter<'_>,
+    fresh: bool,
 ) -> Result<Range<usize>, SendError> {
     let subscription = match ctx.listen {
         Some(listen) if !listen.acked => return Err(SendError::NotSubscribed),
         Some(_) => Some(id),
         None => None,
     };
-    let mut decoration = Decoration::new(&config.info, method, ctx, config.cache, subscription);
+    let mut decoration = Decoration::new(&config.info, method, ctx, config.cache, subscription, fresh);
     tx.result_amended(id, result, &mut decoration)
 }
 
@@ -137,6 +144,14 @@ pub(crate) fn input_request_needs(request: RawJson<'_>) -> Result<Capability, Se
     }
 }
 
+impl Decoration<'_> {
+    /// The plan, from what `plan` (or `blind`) found missing.
+    fn made(&self, meta_at: Option<usize>) -> Plan {
+        let top = self.result_type || self.ttl || self.scope;
+        Plan { top, meta: self.server_info || self.subscription_id, meta_at }
+    }
+}
+
 impl Amend for Decoration<'_> {
     type Error = SendError;
 
@@ -144,14 +159,8 @@ impl Amend for Decoration<'_> {
         let (mut result_type, mut meta, mut ttl, mut scope) = (None, None, false, false);
         let (mut input_requests, mut state) = (None, false);
         // Most results name none of these: a quick pass over the bytes says so, and the
-        // walk through the members is skipped. (`inputRequests` and `requestState` matter
-        // only with a `resultType`; the caching hints only on a cacheable method.)
-        let bytes = object.as_bytes();
-        let named = match is_cacheable(self.method) {
-            true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
-            false => may_have_member(bytes, &[b"resultType", b"_meta"]),
-        };
-        let members = named.then(|| object.members()).into_iter().flatten();
+        // walk through the members is skipped.
+        let members = (!self.untouched(object)).then(|| object.members()).into_iter().flatten();
         for (key, value) in members {
             match key.raw() {
                 b"resultType" => result_type = Some(value),
@@ -208,8 +217,31 @@ impl Amend for Decoration<'_> {
         self.server_info = meta.is_none_or(|m| !m.contains_key(meta_keys::SERVER_INFO));
         self.subscription_id =
             self.subscription.is_some() && meta.is_none_or(|m| !m.contains_key(meta_keys::SUBSCRIPTION_ID));
-        let top = self.result_type || self.ttl || self.scope;
-        Ok(Plan { top, meta: self.server_info || self.subscription_id, meta_at })
+        Ok(self.made(meta_at))
+    }
+
+    /// What `plan` makes of a result that names none of the members it looks at: a
+    /// complete one, with everything added.
+    fn blind(&mut self) -> Option<Plan> {
+        self.result_type = true;
+        self.ttl = is_cacheable(self.method);
+        self.scope = self.ttl;
+        self.server_info = true;
+        self.subscription_id = self.subscription.is_some();
+        Some(self.made(None))
+    }
+
+    fn untouched(&self, object: RawJson<'_>) -> bool {
+        // (`inputRequests` and `requestState` matter only with a `resultType`; the
+        // caching hints only on a cacheable method.)
+        if self.fresh {
+            return true;
+        }
+        let bytes = object.as_bytes();
+        !match is_cacheable(self.method) {
+            true => may_have_member(bytes, &[b"resultType", b"_meta", b"ttlMs", b"cacheScope"]),
+            false => may_have_member(bytes, &[b"resultType", b"_meta"]),
+        }
     }
 
     fn top(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {

@@ -211,6 +211,10 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
         self.slots[self.find(id)?].as_ref().map(InEntry::pending)
     }
 
+    // Inlined on wide builds where it is asked: out of line, the compiler may make it a
+    // branchless scan of every slot (~190 instructions a request with 16 slots); small
+    // targets keep one copy.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
     pub fn has_free_slot(&self) -> bool {
         self.slots.iter().any(Option::is_none)
     }

@@ -159,6 +159,90 @@ fn meta_of(params: Option<RawJson<'_>>) -> Option<ObjectMembers<'_>> {
     params?.members_of("_meta")
 }
 
+/// The `_meta` keys [`read_envelope`] looks for.
+#[derive(Clone, Copy)]
+enum Key {
+    Version,
+    Capabilities,
+    LogLevel,
+    ProgressToken,
+    /// A key known to matter to no one here (`…/clientInfo`), passed without a search.
+    Other,
+}
+
+/// Which of the [`Key`]s `rest` (the bytes after a key's opening quote) starts with, and
+/// its length, when it is written exactly so, without escapes: the reserved prefix
+/// compared once, then what follows it. (Each literal is followed by a quote in the
+/// text, which `next_known` checks, so that a longer key is not taken for one of
+/// these.) Every client writes these keys on every stateless request, and the reserved
+/// ones are 33 to 42 bytes long: compared in place, they cost a few words each, where
+/// finding their closing quotes costs a search.
+#[inline(always)]
+fn literal_key(rest: &[u8]) -> Option<(Key, usize)> {
+    const PREFIX: &[u8] = b"io.modelcontextprotocol/";
+    let Some(tail) = rest.strip_prefix(PREFIX) else {
+        return rest.starts_with(b"progressToken").then_some((Key::ProgressToken, 13));
+    };
+    let (key, len) = match tail.get(..8)? {
+        b"protocol" if tail.starts_with(b"protocolVersion") => (Key::Version, 15),
+        b"clientCa" if tail.starts_with(b"clientCapabilities") => (Key::Capabilities, 18),
+        b"clientIn" if tail.starts_with(b"clientInfo") => (Key::Other, 10),
+        b"logLevel" => (Key::LogLevel, 8),
+        _ => return None,
+    };
+    Some((key, PREFIX.len() + len))
+}
+
+/// The [`Key`] a key read the general way is: one the literals missed because it is
+/// written with escapes (`io.modelcontextprotocol\/…` is the same key), or none.
+fn escaped_key(key: JsonStr<'_>) -> Option<Key> {
+    if !key.is_escaped() {
+        return None;
+    }
+    [
+        (meta_keys::PROTOCOL_VERSION, Key::Version),
+        (meta_keys::CLIENT_CAPABILITIES, Key::Capabilities),
+        (meta_keys::LOG_LEVEL, Key::LogLevel),
+        (meta_keys::PROGRESS_TOKEN, Key::ProgressToken),
+    ]
+    .into_iter()
+    .find_map(|(name, k)| key.eq_str(name).then_some(k))
+}
+
+/// The values of the reserved keys of one `_meta` object, as [`read_envelope`] finds
+/// them, and the value of its last member (where the walk ended).
+#[derive(Clone, Copy, Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct Reserved<'a> {
+    version: Option<RawJson<'a>>,
+    caps: Option<RawJson<'a>>,
+    log: Option<RawJson<'a>>,
+    token: Option<RawJson<'a>>,
+    last: Option<RawJson<'a>>,
+}
+
+/// Walks `meta` once for its reserved keys. A key given twice: the last one counts,
+/// whichever way each is written.
+#[inline(always)]
+fn reserved<'a>(meta: &mut ObjectMembers<'a>) -> Reserved<'a> {
+    let mut found = Reserved::default();
+    while let Some((key, value)) = meta.next_known(literal_key) {
+        found.last = Some(value);
+        let key = match key {
+            Ok(known) => Some(known),
+            Err(name) => escaped_key(name),
+        };
+        match key {
+            Some(Key::Version) => found.version = Some(value),
+            Some(Key::Capabilities) => found.caps = Some(value),
+            Some(Key::LogLevel) => found.log = Some(value),
+            Some(Key::ProgressToken) => found.token = Some(value),
+            Some(Key::Other) | None => {}
+        }
+    }
+    found
+}
+
 /// Reads and checks a stateless request's `_meta` against the versions this side speaks
 /// statelessly. Its progress token, if any, comes along (read in the same pass).
 pub(crate) fn read_envelope<'a>(
@@ -166,34 +250,7 @@ pub(crate) fn read_envelope<'a>(
     supported: VersionSet,
 ) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
     let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
-    let (mut version, mut caps, mut log, mut token) = (None, None, None, None);
-    let mut last = None;
-    for (key, value) in meta.by_ref() {
-        last = Some(value);
-        // Keys compared as they are on the wire: an escaped spelling of a reserved key
-        // (`io.modelcontextprotocol\/…`) is another key for this fast path, and is read
-        // by the slow one below.
-        // (The reserved prefix compared once, then what follows it.)
-        let raw = key.raw();
-        match raw.strip_prefix(b"io.modelcontextprotocol/").unwrap_or(b"") {
-            b"protocolVersion" => version = Some(value),
-            b"clientCapabilities" => caps = Some(value),
-            b"logLevel" => log = Some(value),
-            _ if raw == b"progressToken" => token = Some(value),
-            _ if key.is_escaped() => {
-                if key.eq_str(meta_keys::PROTOCOL_VERSION) {
-                    version = Some(value);
-                } else if key.eq_str(meta_keys::CLIENT_CAPABILITIES) {
-                    caps = Some(value);
-                } else if key.eq_str(meta_keys::LOG_LEVEL) {
-                    log = Some(value);
-                } else if key.eq_str(meta_keys::PROGRESS_TOKEN) {
-                    token = Some(value);
-                }
-            }
-            _ => {}
-        }
-    }
+    let Reserved { version, caps, log, token, last } = reserved(&mut meta);
     let version = version.filter(|v| v.kind() == JsonKind::String).ok_or(Fault::MissingVersion)?;
     let caps = caps.filter(RawJson::is_object).ok_or(Fault::MissingCapabilities)?;
     let log = match log {
@@ -284,6 +341,72 @@ mod tests {
             let want = params.get("_meta").unwrap().as_bytes();
             assert_eq!(ctx.meta, (want.as_ptr() as usize, want.len() as u32), "{text}");
         }
+    }
+
+    /// The reserved keys read in place give what reading every key the general way gives
+    /// (compared after unescaping, the last of a repeated key counting), for every
+    /// sequence of up to three members from spellings that match, spellings with escapes
+    /// (the same keys), and keys that start or end like them but are others.
+    #[test]
+    fn reserved_keys_read_in_place_as_read_in_full() {
+        fn reference(meta: RawJson<'_>) -> Reserved<'_> {
+            let mut found = Reserved::default();
+            for (key, value) in meta.members() {
+                found.last = Some(value);
+                if key.eq_str(meta_keys::PROTOCOL_VERSION) {
+                    found.version = Some(value);
+                } else if key.eq_str(meta_keys::CLIENT_CAPABILITIES) {
+                    found.caps = Some(value);
+                } else if key.eq_str(meta_keys::LOG_LEVEL) {
+                    found.log = Some(value);
+                } else if key.eq_str(meta_keys::PROGRESS_TOKEN) {
+                    found.token = Some(value);
+                }
+            }
+            found
+        }
+        let keys = [
+            meta_keys::PROTOCOL_VERSION,
+            meta_keys::CLIENT_CAPABILITIES,
+            meta_keys::LOG_LEVEL,
+            meta_keys::PROGRESS_TOKEN,
+            meta_keys::CLIENT_INFO,
+        ];
+        let mut spellings = std::vec::Vec::new();
+        for key in keys {
+            spellings.push(key.to_string());
+            spellings.push(key.replace('/', "\\/"));
+            spellings.push(key.replacen('o', "\\u006f", 1));
+            spellings.push(key.replacen('o', "\\u006F", 2));
+            spellings.push(std::format!("{key}x"));
+            spellings.push(key[..key.len() - 1].to_string());
+            spellings.push(std::format!("x{key}"));
+        }
+        spellings.push("io.modelcontextprotocol/".into());
+        spellings.push("io.modelcontextprotocol/protocol".into());
+        spellings.push("io.modelcontextprotocol/logLeve\\u006c".into());
+        spellings.push("".into());
+        let values = [r#""2026-07-28""#, "{}", r#"{"a":"}"}"#, "7"];
+        let mut members = std::vec::Vec::new();
+        for (i, key) in spellings.iter().enumerate() {
+            members.push(std::format!(r#""{key}":{}"#, values[i % values.len()]));
+        }
+        members.push(std::format!(r#" "{}" : "1" "#, meta_keys::PROTOCOL_VERSION));
+        let mut cases = 0;
+        let n = members.len();
+        for count in 0..=3u32 {
+            for pick in 0..n.pow(count) {
+                let chosen: std::vec::Vec<&str> = (0..count).map(|k| members[pick / n.pow(k) % n].as_str()).collect();
+                let text = std::format!(r#"{{"_meta":{{{}}},"name":"x"}}"#, chosen.join(","));
+                let params = RawJson::parse(text.as_bytes()).unwrap();
+                let mut meta = meta_of(Some(params)).unwrap();
+                let fast = reserved(&mut meta);
+                assert_eq!(fast, reference(params.get("_meta").unwrap()), "{text}");
+                assert!(meta.next().is_none(), "{text}");
+                cases += 1;
+            }
+        }
+        assert!(cases > 40_000, "{cases}");
     }
 
     #[test]

@@ -134,13 +134,26 @@ impl<'e> Responder<'e> {
     /// Sends a result and frees the slot. A stateless request's result is completed on
     /// its way out (see [`decorate`](super::decorate)).
     pub fn respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.respond_as(true, true, result)
+        self.respond_as(true, true, result, false)
+    }
+
+    /// [`respond`](Self::respond) (`replace`) or [`try_respond`](Self::try_respond), for a
+    /// result that certainly has neither `resultType` nor `_meta` (`fresh`: the toolkit
+    /// wrote it from a value that has none), which a stateless request's completion then
+    /// does not look for.
+    pub(crate) fn respond_knowing<R: Serialize + ?Sized>(
+        &mut self,
+        replace: bool,
+        result: &R,
+        fresh: bool,
+    ) -> Result<Responded, SendError> {
+        self.respond_as(true, replace, result, fresh)
     }
 
     /// Sends a result if it fits now; `TxFull` otherwise, even when it never will
     /// (nothing replaces it, the slot stays).
     pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
-        self.respond_as(true, false, result)
+        self.respond_as(true, false, result, false)
     }
 
     /// Ends a listen stream from this side, as the endpoint does when the peer's input
@@ -148,7 +161,7 @@ impl<'e> Responder<'e> {
     /// the application is suppressed.
     pub fn end_listen(&mut self, acknowledged: bool) -> Result<Responded, SendError> {
         if acknowledged {
-            return self.respond_as(false, true, &RawJson::EMPTY_OBJECT);
+            return self.respond_as(false, true, &RawJson::EMPTY_OBJECT, false);
         }
         self.answer(false, true, |tx, e, _| {
             let id = ErrorId::Id(e.id.as_ref());
@@ -161,6 +174,7 @@ impl<'e> Responder<'e> {
         answered: bool,
         replace: bool,
         result: &R,
+        fresh: bool,
     ) -> Result<Responded, SendError> {
         // Only a table of an endpoint built for the stateless era names the function
         // that completes its results: others do not link it (see `profile.rs`).
@@ -168,7 +182,9 @@ impl<'e> Responder<'e> {
         self.answer(answered, replace, |tx, entry, modern| {
             let id = entry.id.as_ref();
             match (modern, decorate) {
-                (Some(ctx), Some(decorate)) => decorate(tx, id, entry.method, ctx, config, &mut object_writer(result)),
+                (Some(ctx), Some(decorate)) => {
+                    decorate(tx, id, entry.method, ctx, config, &mut object_writer(result), fresh)
+                }
                 _ => Ok(tx.result(id, result)?),
             }
         })
@@ -288,6 +304,17 @@ impl<'e> crate::session::IncomingRequest<'e> {
     /// or queue the answer and retry.
     pub fn try_respond<R: Serialize + ?Sized>(&mut self, result: &R) -> Result<Responded, SendError> {
         self.responder.try_respond(result)
+    }
+
+    /// [`respond`](Self::respond) (`replace`) or [`try_respond`](Self::try_respond) for a
+    /// result known to have neither `resultType` nor `_meta` when `fresh`.
+    pub(crate) fn respond_knowing<R: Serialize + ?Sized>(
+        &mut self,
+        replace: bool,
+        result: &R,
+        fresh: bool,
+    ) -> Result<Responded, SendError> {
+        self.responder.respond_knowing(replace, result, fresh)
     }
 
     /// Answers with the empty result `{}`.

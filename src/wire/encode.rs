@@ -599,17 +599,79 @@ impl<'w> FrameView<'w> {
     /// members to add are then written after the frame, in the free part of the buffer,
     /// and rotated into place: the `_meta` entries first (they go further in), then the
     /// members that open the object. No scratch memory beyond the buffer itself.
+    ///
+    /// Wide builds first try it the other way round, where `amend` can say what it adds
+    /// to an object that names none of the members it looks at ([`Amend::blind`], the
+    /// common case: a result that has neither `resultType` nor `_meta`): those members
+    /// are written ahead of the object, whose opening brace then becomes a comma, and a
+    /// quick look at the object ([`Amend::untouched`]) confirms it; nothing is rotated
+    /// and nothing is looked at twice. When the look says otherwise, the object is moved
+    /// back over what was written ahead and completed the general way: the same bytes
+    /// come out either way.
     fn amended<A: Amend>(
         &mut self,
-        head: impl FnOnce(&mut Out<'_>),
-        value: impl FnOnce(&mut Out<'_>) -> Result<(), EncodeError>,
+        mut head: impl FnMut(&mut Out<'_>),
+        mut value: impl FnMut(&mut Out<'_>) -> Result<(), EncodeError>,
         amend: &mut A,
     ) -> Result<Range<usize>, A::Error> {
+        if !super::find::COMPACT
+            && let Some(blind) = amend.blind()
+        {
+            match self.write_object(&mut head, &mut value, Some((&*amend, &blind)))? {
+                Written::Fits(frame) if amend.untouched(RawJson::from_validated(&self.buf[frame.object.clone()])) => {
+                    return Ok(self.open_object(frame));
+                }
+                Written::Fits(frame) => {
+                    let frame = self.moved_back(frame);
+                    return self.complete(frame, amend);
+                }
+                // It might fit the general way: written again, to be exact.
+                Written::Ahead(_) => {}
+                // Too long without what went ahead, too: the general way's error.
+                Written::TooLong(len) => return Err(self.too_long(len, amend)),
+            }
+        }
+        match self.write_object(&mut head, &mut value, None::<(&A, &Plan)>)? {
+            Written::Fits(frame) => self.complete(frame, amend),
+            Written::TooLong(len) | Written::Ahead(len) => Err(self.too_long(len, amend)),
+        }
+    }
+
+    /// A frame `len` bytes long before the amendment does not fit: the object could not be
+    /// looked at, so the most `amend` could add bounds what it needs.
+    fn too_long<A: Amend>(&self, len: usize, amend: &A) -> A::Error {
+        EncodeError::BufferTooSmall { needed: len + amend.bound(), available: self.buf.len() - *self.len }.into()
+    }
+
+    /// Writes `head`, then (with `ahead`) the members an object that names none of the
+    /// amendment's gets, then `value` and the frame's end. `TooLong` carries the frame's
+    /// length without anything ahead of the object, not counting what the amendment adds.
+    fn write_object<A: Amend>(
+        &mut self,
+        head: &mut impl FnMut(&mut Out<'_>),
+        value: &mut impl FnMut(&mut Out<'_>) -> Result<(), EncodeError>,
+        ahead: Option<(&A, &Plan)>,
+    ) -> Result<Written, EncodeError> {
         let capacity = self.buf.len();
         let start = *self.len;
         let body_start = start + if self.framing == Framing::Tagged { TAG_HEADER } else { 0 };
         let mut out = Out::at(self.buf, body_start);
         head(&mut out);
+        let ahead_at = out.len();
+        if let Some((amend, plan)) = ahead {
+            out.byte(b'{');
+            if plan.top {
+                amend.top(plan, &mut JsonOut { out: &mut out })?;
+            }
+            if plan.meta {
+                if plan.top {
+                    out.byte(b',');
+                }
+                out.put(b"\"_meta\":{");
+                amend.meta(plan, &mut JsonOut { out: &mut out })?;
+                out.byte(b'}');
+            }
+        }
         let obj_at = out.len();
         value(&mut out)?;
         let obj_end = out.len();
@@ -618,11 +680,44 @@ impl<'w> FrameView<'w> {
             out.byte(b'\n');
         }
         if out.overflowed() {
-            // The object could not be looked at; the most `amend` could add bounds it.
-            let needed = out.len() + amend.bound() - start;
-            return Err(EncodeError::BufferTooSmall { needed, available: capacity - start }.into());
+            let without = out.len() - (obj_at - ahead_at);
+            return Ok(match ahead.is_some() && without <= capacity {
+                true => Written::Ahead(without - start),
+                false => Written::TooLong(without - start),
+            });
         }
-        let end = out.len();
+        Ok(Written::Fits(Laid { start, ahead_at, object: obj_at..obj_end, end: out.len() }))
+    }
+
+    /// A frame written with members ahead of its object, confirmed: the object's opening
+    /// brace becomes the comma after them (or goes, if the object is empty).
+    fn open_object(&mut self, frame: Laid) -> Range<usize> {
+        let Laid { start, object, mut end, .. } = frame;
+        match first_inside(&self.buf[object.clone()]) == Some(b'}') {
+            true => {
+                self.buf.copy_within(object.start + 1..end, object.start);
+                end -= 1;
+            }
+            false => self.buf[object.start] = b',',
+        }
+        self.seal(start, end);
+        start..end
+    }
+
+    /// A frame written with members ahead of its object, refused: the object moved back
+    /// to where the general way has it.
+    fn moved_back(&mut self, frame: Laid) -> Laid {
+        let Laid { start, ahead_at, object, end } = frame;
+        let by = object.start - ahead_at;
+        self.buf.copy_within(object.start..end, ahead_at);
+        Laid { start, ahead_at, object: object.start - by..object.end - by, end: end - by }
+    }
+
+    /// Completes a frame written the general way (nothing ahead of its object): what
+    /// `amend` plans is written past the frame and rotated into place.
+    fn complete<A: Amend>(&mut self, frame: Laid, amend: &mut A) -> Result<Range<usize>, A::Error> {
+        let capacity = self.buf.len();
+        let Laid { start, object: Range { start: obj_at, end: obj_end }, end, .. } = frame;
         let object = RawJson::from_validated(&self.buf[obj_at..obj_end]);
         let object_empty = first_inside(object.as_bytes()) == Some(b'}');
         let plan = amend.plan(object)?;
@@ -708,6 +803,39 @@ pub(crate) trait Amend {
     /// The most `top` and `meta` can write together, a new `"_meta":{…}` and the commas
     /// included: what a frame whose object did not fit reports as needed on top.
     fn bound(&self) -> usize;
+    /// The plan for an object that names none of the members [`plan`](Self::plan) looks
+    /// at, made ready as `plan` would for it (so that `top` and `meta` can be written
+    /// before the object is); `None` (the default) where there is no such plan. Only
+    /// wide builds ask (see `FrameView::amended`).
+    fn blind(&mut self) -> Option<Plan> {
+        None
+    }
+    /// Whether `object` certainly names none of the members `plan` looks at, so that the
+    /// [`blind`](Self::blind) plan is the one `plan` would make; `false` when unsure.
+    fn untouched(&self, _object: RawJson<'_>) -> bool {
+        false
+    }
+}
+
+/// A frame written into the buffer, not yet sealed: where it starts, where the members
+/// written ahead of its object start (where the object starts, if none were), its
+/// object, and its end.
+struct Laid {
+    start: usize,
+    ahead_at: usize,
+    object: Range<usize>,
+    end: usize,
+}
+
+/// What [`FrameView::write_object`] did.
+enum Written {
+    /// The frame fits.
+    Fits(Laid),
+    /// Too long with what went ahead of the object, not without it: the frame's length
+    /// without it.
+    Ahead(usize),
+    /// Too long: the frame's length without anything ahead of its object.
+    TooLong(usize),
 }
 
 /// What an [`Amend`] adds to one object.
@@ -982,6 +1110,109 @@ impl Drop for BatchWriter<'_, '_> {
 mod tests {
     use super::*;
     use crate::wire::RequestId;
+
+    /// An [`Amend`] shaped like the stateless results' completion, with its ahead-of-time
+    /// plan on or off: `resultType` and a `_meta` entry, where the object lacks them.
+    struct Probe {
+        blind: bool,
+        result_type: bool,
+        meta_entry: bool,
+    }
+
+    impl Amend for Probe {
+        type Error = EncodeError;
+
+        fn plan(&mut self, object: RawJson<'_>) -> Result<Plan, EncodeError> {
+            let (mut result_type, mut meta) = (false, None);
+            for (key, value) in object.members() {
+                match key.raw() {
+                    b"resultType" => result_type = true,
+                    b"_meta" => meta = Some(value),
+                    _ => {}
+                }
+            }
+            self.result_type = !result_type;
+            self.meta_entry = meta.is_none_or(|m| !m.contains_key("k"));
+            let meta_at = meta.and_then(|m| m.offset_in(object.as_bytes()));
+            Ok(Plan { top: self.result_type, meta: self.meta_entry, meta_at })
+        }
+
+        fn top(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+            out.put(b"\"resultType\":\"complete\"");
+            Ok(())
+        }
+
+        fn meta(&self, _plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+            out.put(b"\"k\":1");
+            Ok(())
+        }
+
+        fn bound(&self) -> usize {
+            // A bound, not the exact count (as real ones are), so that an error sized by
+            // the bound is told from one sized by what was written.
+            23 + 1 + 9 + 5 + 1 + 1 + 10
+        }
+
+        fn blind(&mut self) -> Option<Plan> {
+            (self.result_type, self.meta_entry) = (true, true);
+            self.blind.then_some(Plan { top: true, meta: true, meta_at: None })
+        }
+
+        fn untouched(&self, object: RawJson<'_>) -> bool {
+            !may_have_member(object.as_bytes(), &[b"resultType", b"_meta"])
+        }
+    }
+
+    /// Members written ahead of the object (the wide builds' way, confirmed or moved back)
+    /// give the frame, or the error, that writing them after it and rotating them in gives:
+    /// for objects with and without what is added, empty ones, ones whose names appear
+    /// only deeper or in strings, at every buffer size from nothing to more than enough,
+    /// in both framings, with a frame before it in the buffer.
+    #[test]
+    fn members_written_ahead_give_the_general_frame() {
+        let objects = [
+            "{}",
+            "{ }",
+            r#"{"a":1}"#,
+            r#"{ "a" : [1,{"b":2}] }"#,
+            r#"{"_meta":{}}"#,
+            r#"{"_meta":{ }, "a":1}"#,
+            r#"{"a":1,"_meta":{"x":"y"}}"#,
+            r#"{"_meta":{"k":2}}"#,
+            r#"{"resultType":"complete","a":1}"#,
+            r#"{"resultType":"x","_meta":{"k":0}}"#,
+            r#"{"a":{"resultType":1,"_meta":{}}}"#,
+            r#"{"a":"_meta","b":["resultType"]}"#,
+            r#"{"content":[{"type":"text","text":"hello"}],"isError":false}"#,
+        ];
+        let id = RequestId::from_u64(7);
+        let mut cases = 0;
+        for text in objects {
+            let object = RawJson::parse(text.as_bytes()).unwrap();
+            for framing in [Framing::Newline, Framing::Tagged] {
+                for capacity in 0..text.len() + 120 {
+                    let run = |blind: bool| {
+                        let mut buf = std::vec![0u8; capacity];
+                        let mut len = capacity.min(5);
+                        let mut view = FrameView::new(&mut buf, &mut len, framing, Some(3));
+                        let mut probe = Probe { blind, result_type: false, meta_entry: false };
+                        let got = view.result_amended(id.as_ref(), &mut object_writer(&object), &mut probe);
+                        (got.map(|r| buf[r].to_vec()), len)
+                    };
+                    let general = run(false);
+                    assert_eq!(run(true), general, "{text} in {capacity} bytes, {framing:?}");
+                    if let (Ok(frame), Framing::Newline) = (&general.0, framing) {
+                        let body = RawJson::parse(&frame[..frame.len() - 1]).unwrap();
+                        let result = body.get("result").unwrap();
+                        assert!(result.contains_key("resultType"), "{text}");
+                        assert!(result.get("_meta").unwrap().contains_key("k"), "{text}");
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases > 3000, "{cases}");
+    }
 
     /// `may_have_member` against the plain reading of its contract (a quote, the name, a
     /// quote, anywhere), with the name at every offset of the eight-byte words and across

@@ -146,12 +146,36 @@ impl<'a> Members<'a> {
         let pos = if buf.first() == Some(&b'{') { 1 } else { buf.len() };
         Self { buf, pos }
     }
-}
 
-impl Iterator for Members<'_> {
-    type Item = (StrSpan, usize, usize);
+    /// The next member, as [`next`](Iterator::next) reads it, where `literal` may know
+    /// its name from the bytes after the opening quote: `Some((key, len))` says that those
+    /// bytes start with one of the caller's names, `len` bytes long and written without
+    /// escapes, and the closing quote follows them (checked here), so that a long name
+    /// the caller expects costs one comparison instead of a search for its closing quote.
+    /// Any other name is read as `next` reads it and comes back as `Err(span)`; so does
+    /// the same name written with escapes (it is the same name: the caller decides).
+    #[inline]
+    pub(crate) fn next_known<K>(
+        &mut self,
+        literal: impl FnOnce(&[u8]) -> Option<(K, usize)>,
+    ) -> Option<(Result<K, StrSpan>, usize, usize)> {
+        let (buf, i) = (self.buf, self.name_at()?);
+        let rest = buf.get(i + 1..).unwrap_or_default();
+        let (name, after) = match literal(rest) {
+            Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
+            _ => {
+                let (span, after) = string(buf, i);
+                (Err(span), after)
+            }
+        };
+        let (start, end) = self.value_after_name(after)?;
+        Some((name, start, end))
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    /// Where the next member's name opens (its quote), past the comma before it; `None`
+    /// at the end (or on text that is not an object's members).
+    #[inline(always)]
+    fn name_at(&mut self) -> Option<usize> {
         let buf = self.buf;
         let mut i = skip_ws(buf, self.pos);
         if buf.get(i) == Some(&b',') {
@@ -161,8 +185,15 @@ impl Iterator for Members<'_> {
             self.pos = buf.len();
             return None;
         }
-        let (name, after) = string(buf, i);
-        i = skip_ws(buf, after);
+        Some(i)
+    }
+
+    /// After a member's name (`after` past its closing quote): the value's span, the walk moved
+    /// past it; `None` at the end (or on text that is not an object's members).
+    #[inline(always)]
+    fn value_after_name(&mut self, after: usize) -> Option<(usize, usize)> {
+        let buf = self.buf;
+        let i = skip_ws(buf, after);
         if buf.get(i) != Some(&b':') {
             self.pos = buf.len();
             return None;
@@ -174,6 +205,17 @@ impl Iterator for Members<'_> {
             return None;
         }
         self.pos = end;
+        Some((start, end))
+    }
+}
+
+impl Iterator for Members<'_> {
+    type Item = (StrSpan, usize, usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (buf, i) = (self.buf, self.name_at()?);
+        let (name, after) = string(buf, i);
+        let (start, end) = self.value_after_name(after)?;
         Some((name, start, end))
     }
 }

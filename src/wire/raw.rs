@@ -318,6 +318,21 @@ impl<'a> ObjectMembers<'a> {
     }
 }
 
+impl<'a> ObjectMembers<'a> {
+    /// The next member, where `literal` may know its name from the bytes after its opening
+    /// quote (see `Members::next_known`): `Ok(key)` for a name it knew, the name itself
+    /// otherwise (a name it knows written with escapes included).
+    #[inline]
+    pub(crate) fn next_known<K>(
+        &mut self,
+        literal: impl FnOnce(&[u8]) -> Option<(K, usize)>,
+    ) -> Option<(Result<K, JsonStr<'a>>, RawJson<'a>)> {
+        let (name, start, end) = self.inner.next_known(literal)?;
+        let value = RawJson::from_validated(self.bytes.get(start..end)?);
+        Some((name.map_err(|span| JsonStr::from_span(self.bytes, span)), value))
+    }
+}
+
 impl<'a> Iterator for ObjectMembers<'a> {
     type Item = (JsonStr<'a>, RawJson<'a>);
 

@@ -24,6 +24,14 @@ use crate::wire::JsonStr;
 pub trait ToolOutput {
     /// Writes the `CallToolResult` object.
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error>;
+
+    /// Whether the object [`write`](Self::write) writes certainly has neither a
+    /// `resultType` nor a `_meta` member, so that completing it for a 2026-07-28
+    /// request needs no look at it. `false` (the default) is always correct.
+    #[doc(hidden)]
+    fn fresh(&self) -> bool {
+        false
+    }
 }
 
 /// A [`ToolOutput`] as a serializable result.
@@ -85,6 +93,10 @@ impl ToolOutput for str {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         text_result(s, self, false)
     }
+
+    fn fresh(&self) -> bool {
+        true
+    }
 }
 
 /// Text as it came in a request: copied as it was sent, escapes and all.
@@ -92,17 +104,29 @@ impl ToolOutput for JsonStr<'_> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         text_result(s, self, false)
     }
+
+    fn fresh(&self) -> bool {
+        true
+    }
 }
 
 impl<T: ToolOutput + ?Sized> ToolOutput for &T {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         (**self).write(s)
     }
+
+    fn fresh(&self) -> bool {
+        (**self).fresh()
+    }
 }
 
 impl<D: Display> ToolOutput for Text<D> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         text_result(s, &Displayed(&self.0), false)
+    }
+
+    fn fresh(&self) -> bool {
+        true
     }
 }
 
@@ -111,6 +135,10 @@ macro_rules! displayed {
         impl ToolOutput for $t {
             fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 text_result(s, &Displayed(self), false)
+            }
+
+            fn fresh(&self) -> bool {
+                true
             }
         }
     )*};
@@ -121,6 +149,10 @@ impl<const N: usize> ToolOutput for heapless::String<N> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         text_result(s, self.as_str(), false)
     }
+
+    fn fresh(&self) -> bool {
+        true
+    }
 }
 
 impl ToolOutput for () {
@@ -129,11 +161,20 @@ impl ToolOutput for () {
         st.serialize_field("content", &[(); 0])?;
         st.end()
     }
+
+    fn fresh(&self) -> bool {
+        true
+    }
 }
 
 impl ToolOutput for CallToolResult<'_> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.serialize(s)
+    }
+
+    fn fresh(&self) -> bool {
+        // Its other members are `content`, `structuredContent` and `isError`.
+        self.result_type.is_none() && self.meta.is_none()
     }
 }
 
@@ -144,6 +185,10 @@ impl<T: ToolOutput, E: Display> ToolOutput for Result<T, E> {
             Err(e) => text_result(s, &Displayed(e), true),
         }
     }
+
+    fn fresh(&self) -> bool {
+        self.as_ref().is_ok_and(T::fresh) || self.is_err()
+    }
 }
 
 impl<T: Serialize> ToolOutput for Json<T> {
@@ -152,6 +197,10 @@ impl<T: Serialize> ToolOutput for Json<T> {
         st.serialize_field("content", &JsonContent(&self.0))?;
         st.serialize_field("structuredContent", &self.0)?;
         st.end()
+    }
+
+    fn fresh(&self) -> bool {
+        true
     }
 }
 
@@ -174,12 +223,20 @@ impl ToolOutput for alloc::string::String {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         text_result(s, self.as_str(), false)
     }
+
+    fn fresh(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(feature = "alloc")]
 impl<T: ToolOutput + ?Sized> ToolOutput for alloc::boxed::Box<T> {
     fn write<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         (**self).write(s)
+    }
+
+    fn fresh(&self) -> bool {
+        (**self).fresh()
     }
 }
 
@@ -197,3 +254,46 @@ impl Display for Cancelled {
 }
 
 impl core::error::Error for Cancelled {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::{Meta, ResultType};
+    use crate::wire::RawJson;
+
+    /// Whether `output`'s object has a top-level `resultType` or `_meta`.
+    fn names_them<T: ToolOutput + ?Sized>(output: &T) -> bool {
+        let bytes = serde_json::to_vec(&AsResult(output)).unwrap();
+        let object = RawJson::parse(&bytes).unwrap();
+        object.members().any(|(k, _)| k.eq_str("resultType") || k.eq_str("_meta"))
+    }
+
+    /// `fresh` is never claimed for an object that has `resultType` or `_meta` (the
+    /// completion of a stateless result would then add a second one), and is claimed for
+    /// what the toolkit writes itself.
+    #[test]
+    fn fresh_outputs_name_neither_result_type_nor_meta() {
+        let meta = RawJson::parse(br#"{"k":1}"#).unwrap();
+        let plain = CallToolResult::text("x");
+        let with_meta = CallToolResult { meta: Some(Meta::from_raw(meta)), ..plain };
+        let typed = CallToolResult { result_type: Some(ResultType::Complete), ..plain };
+        let ok: Result<CallToolResult<'_>, &str> = Ok(with_meta);
+        let failed: Result<CallToolResult<'_>, &str> = Err("no");
+        // (fresh, whether it names them, what fresh should be)
+        let cases = [
+            ("hi".fresh(), names_them("hi"), true),
+            (5u8.fresh(), names_them(&5u8), true),
+            (().fresh(), names_them(&()), true),
+            (Json([1]).fresh(), names_them(&Json([1])), true),
+            (plain.fresh(), names_them(&plain), true),
+            (with_meta.fresh(), names_them(&with_meta), false),
+            (typed.fresh(), names_them(&typed), false),
+            (ok.fresh(), names_them(&ok), false),
+            (<&_ as ToolOutput>::fresh(&&failed), names_them(&failed), true),
+        ];
+        for (i, (fresh, named, want)) in cases.into_iter().enumerate() {
+            assert_eq!(fresh, want, "case {i}");
+            assert!(!(fresh && named), "case {i}: fresh but it names them");
+        }
+    }
+}

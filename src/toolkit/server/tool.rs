@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 use super::args_error::ArgumentsError;
 use super::output::{AsResult, ToolOutput};
 use super::step::NoJob;
-use super::work::{Runtime, answer};
+use super::work::{Runtime, answer, answer_knowing};
 use crate::mcp::{Tool, ToolAnnotations};
 use crate::session::{IncomingRequest, PendingRequest};
 use crate::toolkit::schema::Arguments;
@@ -69,7 +69,7 @@ impl<'c, 'e, J> Call<'c, 'e, J> {
 
     /// Answers with `output` (see [`ToolOutput`]).
     pub fn respond<T: ToolOutput + ?Sized>(self, output: &T) {
-        answer(self.request, self.runtime, &AsResult(output));
+        answer_knowing(self.request, self.runtime, &AsResult(output), output.fresh());
     }
 
     /// Answers with a JSON-RPC error (for protocol errors; a failure the model should see

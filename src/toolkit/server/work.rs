@@ -60,10 +60,21 @@ pub(crate) trait Runtime<J>: Later {
 /// endpoint a [reply reserve](crate::session::Config::reply_reserve) as large as the
 /// largest result to avoid it).
 pub(crate) fn answer<R: Serialize + ?Sized>(request: &mut IncomingRequest<'_>, later: &mut dyn Later, result: &R) {
+    answer_knowing(request, later, result, false);
+}
+
+/// [`answer`], for a result that certainly has neither `resultType` nor `_meta` when
+/// `fresh` (see [`ToolOutput::fresh`](super::ToolOutput::fresh)).
+pub(crate) fn answer_knowing<R: Serialize + ?Sized>(
+    request: &mut IncomingRequest<'_>,
+    later: &mut dyn Later,
+    result: &R,
+    fresh: bool,
+) {
     let full = match later.room() {
         Room::Behind => true,
-        Room::Grows => matches!(request.try_respond(result), Err(SendError::TxFull { .. })),
-        Room::InPlace => matches!(request.respond(result), Err(SendError::TxFull { .. })),
+        Room::Grows => matches!(request.respond_knowing(false, result, fresh), Err(SendError::TxFull { .. })),
+        Room::InPlace => matches!(request.respond_knowing(true, result, fresh), Err(SendError::TxFull { .. })),
     };
     if full {
         #[cfg(feature = "alloc")]
