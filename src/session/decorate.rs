@@ -292,3 +292,111 @@ impl Amend for Decoration<'_> {
         24 + 29 + 24 + 9 + 38 + info + id + 2
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::{Implementation, ProtocolVersion};
+    use crate::session::modern::Listen;
+    use crate::wire::{Framing, RequestId, object_writer};
+
+    /// A [`Decoration`] that never plans ahead: the general way (written after the object,
+    /// rotated in), which every build had before results were completed ahead of it.
+    struct General<'d>(Decoration<'d>);
+
+    impl Amend for General<'_> {
+        type Error = SendError;
+        fn plan(&mut self, object: RawJson<'_>) -> Result<Plan, SendError> {
+            self.0.plan(object)
+        }
+        fn top(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+            self.0.top(plan, out)
+        }
+        fn meta(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+            self.0.meta(plan, out)
+        }
+        fn bound(&self) -> usize {
+            self.0.bound()
+        }
+    }
+
+    /// The stateless completion itself, ahead of the object where it may be (wide builds)
+    /// or not at all: the same frame or the same error, for results with and without what
+    /// it adds (a `_meta` with other entries, a `resultType` of each kind, the caching
+    /// hints, empty objects, whitespace after `{`, the names only deeper), on a cacheable
+    /// method, `tools/call` and a listen stream's close, at every buffer size; and a result
+    /// the toolkit calls fresh (`tools/call`, neither member at its top) as if it were not.
+    #[test]
+    fn completion_ahead_gives_the_general_frame() {
+        let objects = [
+            "{}",
+            "{ }",
+            "{\n\"a\":1}",
+            r#"{"content":[{"type":"text","text":"hi","_meta":{"x":1}}],"structuredContent":{"_meta":{}}}"#,
+            r#"{"_meta":{"x":"y"},"a":1}"#,
+            r#"{"a":1,"_meta":{ }}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"1"}}}"#,
+            r#"{"resultType":"complete"}"#,
+            r#"{"resultType":"input_required","requestState":"s"}"#,
+            r#"{"resultType":"task"}"#,
+            r#"{"resultType":"other"}"#,
+            r#"{"ttlMs":5,"tools":[]}"#,
+            r#"{"cacheScope":"public"}"#,
+            r#"{"tools":[{"name":"resultType","_meta":{}}]}"#,
+            r#"{"_meta":7}"#,
+        ];
+        let info = Info::from(Implementation::new("srv", "1.0"));
+        let plain = ModernCtx {
+            version: ProtocolVersion::V2026_07_28,
+            caps: Default::default(),
+            tasks: true,
+            log: None,
+            listen: None,
+            meta: (0, 0),
+        };
+        let listen = ModernCtx { listen: Some(Listen::default()), ..plain };
+        let sub = RequestId::from_u64(9);
+        let cases = [
+            (Some(Method::ToolsCall), &plain, None),
+            (Some(Method::ToolsList), &plain, None),
+            (Some(Method::ResourcesRead), &plain, None),
+            (None, &listen, Some(sub.as_ref())),
+        ];
+        let id = RequestId::from_u64(7);
+        let mut runs = 0;
+        for text in objects {
+            let object = RawJson::parse(text.as_bytes()).unwrap();
+            for &(method, ctx, subscription) in &cases {
+                for framing in [Framing::Newline, Framing::Tagged] {
+                    for capacity in 0..text.len() + 200 {
+                        let run = |general: bool, fresh: bool| {
+                            let mut buf = std::vec![0u8; capacity];
+                            let mut len = capacity.min(3);
+                            let mut view = FrameView::new(&mut buf, &mut len, framing, Some(1));
+                            let cache = CacheHints { ttl_ms: 1000, ..Default::default() };
+                            let d = Decoration::new(&info, method, ctx, cache, subscription, fresh);
+                            let got = match general {
+                                true => view.result_amended(id.as_ref(), &mut object_writer(&object), &mut General(d)),
+                                false => view.result_amended(id.as_ref(), &mut object_writer(&object), &mut { d }),
+                            };
+                            (got.map(|r| buf[r].to_vec()), len)
+                        };
+                        let general = run(true, false);
+                        assert_eq!(run(false, false), general, "{text} in {capacity} bytes, {method:?} {framing:?}");
+                        // What the toolkit claims `fresh` for (no `resultType`, no `_meta`
+                        // at the top: tools/call has no caching hints) is completed so, too.
+                        if method == Some(Method::ToolsCall)
+                            && !object.contains_key("resultType")
+                            && !object.contains_key("_meta")
+                        {
+                            assert_eq!(run(false, true), general, "fresh {text} in {capacity} bytes, {framing:?}");
+                            assert_eq!(run(true, true), general, "fresh {text} in {capacity} bytes, {framing:?}");
+                        }
+                        runs += 1;
+                    }
+                }
+            }
+        }
+        assert!(runs > 20_000, "{runs}");
+    }
+}
