@@ -232,6 +232,15 @@ impl<'a, 's> Deserializer<'a, 's> {
         self.visit_name(visitor)
     }
 
+    /// An object, its members visited as a map: `fields` are the struct's own names
+    /// when a struct is read (see [`field`](Self::field); the compact build drops them).
+    fn object<V: Visitor<'a>>(&mut self, visitor: V, fields: &'static [&'static str]) -> Result<V::Value> {
+        self.open(b'{', Expected::Object)?;
+        let value = visitor.visit_map(Members::new(&mut *self, fields))?;
+        self.close_object();
+        Ok(value)
+    }
+
     shared_when_compact! {
     /// The member name or enum tag at `pos`, moving past it: its text when it has no
     /// escapes, else the escaped string. (The part of [`visit_name`](Self::visit_name)
@@ -536,10 +545,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.open(b'{', Expected::Object)?;
-        let value = visitor.visit_map(Members::new(&mut *self, &[]))?;
-        self.close_object();
-        Ok(value)
+        self.object(visitor, &[])
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -548,18 +554,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        // The compact build does not use the names (see `Deserializer::field`).
-        #[cfg(not(mcp_sansio_wide))]
-        let _ = fields;
-        #[cfg(not(mcp_sansio_wide))]
-        return self.deserialize_map(visitor);
-        #[cfg(mcp_sansio_wide)]
-        {
-            self.open(b'{', Expected::Object)?;
-            let value = visitor.visit_map(Members::new(&mut *self, fields))?;
-            self.close_object();
-            Ok(value)
-        }
+        // (The compact build does not use the names: see `Deserializer::field`.)
+        self.object(visitor, fields)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
