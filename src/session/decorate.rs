@@ -27,6 +27,7 @@ use super::modern::ModernCtx;
 use crate::mcp::{Capability, Method, meta_keys};
 use crate::wire::{
     Amend, EncodeError, FrameView, JsonKind, JsonOut, ObjectWriter, Plan, RawJson, RequestIdRef, may_have_member,
+    write_ahead,
 };
 
 /// How the endpoint completes one stateless result.
@@ -281,6 +282,18 @@ impl Amend for Decoration<'_> {
             out.raw(id.as_token());
         }
         Ok(())
+    }
+
+    fn ahead(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        // A tools/call, prompts/get or the like (no hints, no listen stream): the members
+        // and the `_meta` key in one piece, then the info.
+        if self.result_type && self.server_info && !(self.ttl || self.scope || self.subscription_id) {
+            out.put(b"{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":");
+            self.info.write(out)?;
+            out.put(b"}");
+            return Ok(());
+        }
+        write_ahead(self, plan, out)
     }
 
     fn bound(&self) -> usize {
