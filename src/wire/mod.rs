@@ -72,7 +72,7 @@ pub(crate) use encode::{
     Amend, FrameView, Framing, JsonOut, ObjectWriter, Plan, TAG_HEADER, may_have_member, measure, measure_with,
     object_writer, read_tag, write_ahead,
 };
-pub(crate) use find::{COMPACT, eq_mask, first, word};
+pub(crate) use find::{COMPACT, VECTOR, eq_mask, first, word};
 pub(crate) use navigate::batch_element;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
