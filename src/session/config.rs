@@ -238,13 +238,15 @@ pub struct Info<'a>(InfoRepr<'a>);
 
 #[derive(Clone, Copy, Debug)]
 enum InfoRepr<'a> {
-    Json(RawJson<'a>),
+    /// The object, and whether it holds no line break (looked at once, here: every
+    /// stateless result carries it, and a one-line object is copied as it is).
+    Json(RawJson<'a>, bool),
     Typed(Implementation<'a>, WriteInfo),
 }
 
 impl<'a> From<RawJson<'a>> for Info<'a> {
     fn from(json: RawJson<'a>) -> Self {
-        Info(InfoRepr::Json(json))
+        Info(InfoRepr::Json(json, !crate::wire::has_line_break(json.as_bytes())))
     }
 }
 
@@ -258,14 +260,14 @@ impl<'a> Info<'a> {
     /// The JSON object, if that is what was given.
     pub fn as_json(&self) -> Option<RawJson<'a>> {
         match self.0 {
-            InfoRepr::Json(json) => Some(json),
+            InfoRepr::Json(json, _) => Some(json),
             InfoRepr::Typed(..) => None,
         }
     }
 
     fn is_object(&self) -> bool {
         match self.0 {
-            InfoRepr::Json(json) => json.kind() == JsonKind::Object,
+            InfoRepr::Json(json, _) => json.kind() == JsonKind::Object,
             InfoRepr::Typed(..) => true,
         }
     }
@@ -273,7 +275,11 @@ impl<'a> Info<'a> {
     /// Writes the object into a frame.
     pub(crate) fn write(&self, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
         match &self.0 {
-            InfoRepr::Json(json) => {
+            InfoRepr::Json(json, true) => {
+                out.put(json.as_bytes());
+                Ok(())
+            }
+            InfoRepr::Json(json, false) => {
                 out.raw(json.as_bytes());
                 Ok(())
             }

@@ -27,6 +27,7 @@ use super::modern::ModernCtx;
 use crate::mcp::{Capability, Method, meta_keys};
 use crate::wire::{
     Amend, EncodeError, FrameView, JsonKind, JsonOut, ObjectWriter, Plan, RawJson, RequestIdRef, may_have_member,
+    write_ahead,
 };
 
 /// How the endpoint completes one stateless result.
@@ -283,6 +284,18 @@ impl Amend for Decoration<'_> {
         Ok(())
     }
 
+    fn ahead(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        // A tools/call, prompts/get or the like (no hints, no listen stream): the members
+        // and the `_meta` key in one piece, then the info.
+        if self.result_type && self.server_info && !(self.ttl || self.scope || self.subscription_id) {
+            out.put(b"{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":");
+            self.info.write(out)?;
+            out.put(b"}");
+            return Ok(());
+        }
+        write_ahead(self, plan, out)
+    }
+
     fn bound(&self) -> usize {
         // `"resultType":"complete",` `"ttlMs":<20 digits>,` `"cacheScope":"private",`
         // `"_meta":{` `"…/serverInfo":` info `,"…/subscriptionId":` id `},`
@@ -345,7 +358,13 @@ mod tests {
             r#"{"tools":[{"name":"resultType","_meta":{}}]}"#,
             r#"{"_meta":7}"#,
         ];
-        let info = Info::from(Implementation::new("srv", "1.0"));
+        // Typed, and given as JSON on one line or over several (the line breaks are looked
+        // for once, when the `Info` is made).
+        let infos = [
+            Info::from(Implementation::new("srv", "1.0")),
+            Info::from(RawJson::parse(br#"{"name":"srv","version":"1.0"}"#).unwrap()),
+            Info::from(RawJson::parse(b"{\"name\":\"srv\",\r\n \"version\":\"1.0\"\n}").unwrap()),
+        ];
         let plain = ModernCtx {
             version: ProtocolVersion::V2026_07_28,
             caps: Default::default(),
@@ -364,7 +383,7 @@ mod tests {
         ];
         let id = RequestId::from_u64(7);
         let mut runs = 0;
-        for text in objects {
+        for (text, info) in objects.iter().flat_map(|t| infos.iter().map(move |i| (t, i))) {
             let object = RawJson::parse(text.as_bytes()).unwrap();
             for &(method, ctx, subscription) in &cases {
                 for framing in [Framing::Newline, Framing::Tagged] {
@@ -374,7 +393,7 @@ mod tests {
                             let mut len = capacity.min(3);
                             let mut view = FrameView::new(&mut buf, &mut len, framing, Some(1));
                             let cache = CacheHints { ttl_ms: 1000, ..Default::default() };
-                            let d = Decoration::new(&info, method, ctx, cache, subscription, fresh);
+                            let d = Decoration::new(info, method, ctx, cache, subscription, fresh);
                             let got = match general {
                                 true => view.result_amended(id.as_ref(), &mut object_writer(&object), &mut General(d)),
                                 false => view.result_amended(id.as_ref(), &mut object_writer(&object), &mut { d }),
@@ -397,6 +416,46 @@ mod tests {
                 }
             }
         }
-        assert!(runs > 20_000, "{runs}");
+        assert!(runs > 60_000, "{runs}");
+    }
+
+    /// An `Info` given as JSON is written as raw JSON is (compact when it holds line
+    /// breaks, verbatim otherwise), whether it was looked at when made or not: every
+    /// whitespace character at every place of a small object, and breaks inside it.
+    #[test]
+    fn info_json_is_written_as_raw_json() {
+        let base = br#"{"name":"srv","version":"1.0","title":"a b"}"#;
+        let mut texts = std::vec![base.to_vec()];
+        for at in 0..=base.len() {
+            for ws in [&b" "[..], b"\n", b"\r\n", b"\t", b"\n\n "] {
+                let mut t = base[..at].to_vec();
+                t.extend_from_slice(ws);
+                t.extend_from_slice(&base[at..]);
+                texts.push(t);
+            }
+        }
+        let id = RequestId::from_u64(1);
+        let mut checked = 0;
+        for text in &texts {
+            // Only whitespace between tokens is valid there.
+            let Ok(json) = RawJson::parse(text) else { continue };
+            let frame = |write: &dyn Fn(&mut JsonOut<'_, '_>) -> Result<(), EncodeError>| {
+                let mut buf = std::vec![0u8; 256];
+                let mut len = 0;
+                let mut view = FrameView::new(&mut buf, &mut len, Framing::Newline, None);
+                let range = view.result_with(id.as_ref(), |out| write(out)).unwrap();
+                buf[range].to_vec()
+            };
+            let info = Info::from(json);
+            let got = frame(&|out| info.write(out));
+            let want = frame(&|out| {
+                out.raw(json.as_bytes());
+                Ok(())
+            });
+            assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
+            assert_eq!(got.iter().filter(|&&b| b == b'\n').count(), 1, "{}", String::from_utf8_lossy(text));
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
     }
 }

@@ -659,18 +659,7 @@ impl<'w> FrameView<'w> {
         head(&mut out);
         let ahead_at = out.len();
         if let Some((amend, plan)) = ahead {
-            out.byte(b'{');
-            if plan.top {
-                amend.top(plan, &mut JsonOut { out: &mut out })?;
-            }
-            if plan.meta {
-                if plan.top {
-                    out.byte(b',');
-                }
-                out.put(b"\"_meta\":{");
-                amend.meta(plan, &mut JsonOut { out: &mut out })?;
-                out.byte(b'}');
-            }
+            amend.ahead(plan, &mut JsonOut { out: &mut out })?;
         }
         let obj_at = out.len();
         value(&mut out)?;
@@ -810,11 +799,40 @@ pub(crate) trait Amend {
     fn blind(&mut self) -> Option<Plan> {
         None
     }
+    /// Writes what goes ahead of an object that names none of the members: `{`, what
+    /// [`top`](Self::top) writes, and a new `"_meta":{…}` holding what
+    /// [`meta`](Self::meta) writes, as the plan says; an amendment may write the same
+    /// bytes its own quicker way.
+    fn ahead(&self, plan: &Plan, out: &mut JsonOut<'_, '_>) -> Result<(), EncodeError> {
+        write_ahead(self, plan, out)
+    }
     /// Whether `object` certainly names none of the members `plan` looks at, so that the
     /// [`blind`](Self::blind) plan is the one `plan` would make; `false` when unsure.
     fn untouched(&self, _object: RawJson<'_>) -> bool {
         false
     }
+}
+
+/// [`Amend::ahead`] the general way: `{`, the members, then `"_meta":{` with the entries
+/// and `}`, each as the plan says.
+pub(crate) fn write_ahead<A: Amend + ?Sized>(
+    amend: &A,
+    plan: &Plan,
+    out: &mut JsonOut<'_, '_>,
+) -> Result<(), EncodeError> {
+    out.put(b"{");
+    if plan.top {
+        amend.top(plan, out)?;
+    }
+    if plan.meta {
+        if plan.top {
+            out.put(b",");
+        }
+        out.put(b"\"_meta\":{");
+        amend.meta(plan, out)?;
+        out.put(b"}");
+    }
+    Ok(())
 }
 
 /// A frame written into the buffer, not yet sealed: where it starts, where the members

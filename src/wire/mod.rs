@@ -65,13 +65,14 @@ pub(crate) use number::{NumberBuf, div_rem_small};
 pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
+pub(crate) use ser::has_line_break;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::{
     Amend, FrameView, Framing, JsonOut, ObjectWriter, Plan, TAG_HEADER, may_have_member, measure, measure_with,
-    object_writer, read_tag,
+    object_writer, read_tag, write_ahead,
 };
-pub(crate) use find::{COMPACT, eq_mask, first, word};
+pub(crate) use find::{COMPACT, VECTOR, eq_mask, first, word};
 pub(crate) use navigate::batch_element;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that

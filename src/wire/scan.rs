@@ -636,8 +636,11 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// After `,` or `{` inside an object: a member name and its colon.
-    #[inline]
+    /// After `,` or `{` inside an object: a member name and its colon. Inlined into both
+    /// places of the value loop with the wide searches (a call per member name, and its
+    /// constants set up again each time, cost more than the copy); one copy otherwise.
+    #[cfg_attr(mcp_sansio_wide, inline(always))]
+    #[cfg_attr(not(mcp_sansio_wide), inline)]
     fn member_name(&mut self) -> Result<(), ScanError> {
         self.skip_ws();
         match self.peek() {

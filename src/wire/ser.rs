@@ -242,7 +242,7 @@ impl<'b> Out<'b> {
 
 /// Whether `json` holds a `\n` or a `\r`: asked of every raw value written, so eight bytes
 /// at a time except on compact builds (small 32-bit targets), as the scanner does.
-fn has_line_break(json: &[u8]) -> bool {
+pub(crate) fn has_line_break(json: &[u8]) -> bool {
     use super::find::{COMPACT, eq_mask, word};
     let mut at = 0;
     if !COMPACT {
