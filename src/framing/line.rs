@@ -551,8 +551,7 @@ fn newline_by_words(bytes: &[u8]) -> Option<usize> {
     if VECTOR {
         // Where there is SIMD, 32 bytes at a time first: a loop over the block with no
         // early exit, which the auto-vectorizer turns into a few vector instructions.
-        for block in bytes.chunks_exact(NEWLINE_BLOCK) {
-            let Ok(block) = <&[u8; NEWLINE_BLOCK]>::try_from(block) else { break };
+        for block in bytes.as_chunks::<NEWLINE_BLOCK>().0 {
             if block.iter().fold(false, |found, &b| found | (b == b'\n')) {
                 break;
             }
