@@ -37,12 +37,14 @@ use super::mrtr::{self, Answer};
 
 /// Requests of ours (sampling, elicitation) that can be in flight at once.
 pub const OUT: usize = 32;
-/// Requests of the client's that can be in flight at once over stdio (slow tool calls
-/// hold one each; more are held).
-pub const IN: usize = 64;
+/// Requests of the client's that can be worked on at once in a session (slow tool calls
+/// take one each; more wait in the receive buffer until one ends, answered in turn).
+pub const IN: usize = 16;
 
-/// The endpoint this server runs over stdio.
-pub type ServerEndpoint<'a> = Endpoint<'a, OUT, IN>;
+/// The endpoint this server runs over stdio: the one the HTTP adapter makes for each
+/// session (`Box<[u8]>` buffers, the same slots), so the binary carries the session
+/// code once for both transports.
+pub type ServerEndpoint = Endpoint<'static, OUT, IN, Box<[u8]>>;
 
 /// The server, as the adapters' handler.
 pub type Handler = ServerHandler<'static, App, NoJob, 0, Fallback<App>, Idle<App>>;
