@@ -19,7 +19,9 @@
 //!   over the round trips of that phase (all of the server's threads);
 //! * peak RSS: `VmHWM` from `/proc/<pid>/status` at the end, and `RssAnon` (heap, stacks,
 //!   anonymous maps: the process's own memory, without the pages of shared libraries and
-//!   of its executable that RSS also counts).
+//!   of its executable that RSS also counts), and `RssFile` (the file-backed pages: the
+//!   executable's and the shared libraries' text and read-only data the process touched,
+//!   which the page cache maps in whole fault-around windows, so it follows `.text` size).
 //!
 //! Usage (benches/stdio_roundtrip.sh builds and installs everything and passes these):
 //!
@@ -384,6 +386,7 @@ struct Report {
     cold_ms: f64,
     rss_mib: f64,
     anon_mib: f64,
+    file_mib: f64,
     phases: Vec<Phase>, // ping@1, ping@32, call@1, call@32
     /// Modern tools/call @1, @32, or why the server could not be measured in that era.
     modern: Result<[Phase; 2], String>,
@@ -434,6 +437,7 @@ fn measure(name: &str, command: &[String], seconds: f64) -> Report {
     let (call32, modern32) = era_phases(&mut server, modern.as_mut().ok(), WINDOW, seconds, (&mut id, &mut modern_id));
     let rss_mib = status_kb(server.pid(), "VmHWM:").unwrap_or(0) as f64 / 1024.0;
     let anon_mib = status_kb(server.pid(), "RssAnon:").unwrap_or(0) as f64 / 1024.0;
+    let file_mib = status_kb(server.pid(), "RssFile:").unwrap_or(0) as f64 / 1024.0;
     server.close();
     let modern = match (modern, modern1, modern32) {
         (Ok(m), Some(a), Some(b)) => {
@@ -451,6 +455,7 @@ fn measure(name: &str, command: &[String], seconds: f64) -> Report {
         cold_ms: colds[colds.len() / 2],
         rss_mib,
         anon_mib,
+        file_mib,
         phases: vec![ping1, ping32, call1, call32],
         modern,
     }
@@ -513,6 +518,7 @@ fn main() {
         row("cold start (spawn to initialize result)", |r: &Report| Some(r.cold_ms * 1000.0), false, fmt_us),
         row("peak RSS (VmHWM), MiB", |r: &Report| Some(r.rss_mib), false, |v| format!("{v:.2}")),
         row("private memory at the end (RssAnon), MiB", |r: &Report| Some(r.anon_mib), false, |v| format!("{v:.2}")),
+        row("file-backed pages at the end (RssFile), MiB", |r: &Report| Some(r.file_mib), false, |v| format!("{v:.2}")),
         row("ping/s, 1 outstanding", p(0, rate), true, fmt_rate),
         row("ping p50 / p99, 1 outstanding", p(0, p50), false, fmt_us),
         row("ping/s, 32 outstanding", p(1, rate), true, fmt_rate),

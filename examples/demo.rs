@@ -62,10 +62,10 @@ the client answers and sends the call again with a new id.";
 fn serve(input: io::PipeReader, output: io::PipeWriter) -> io::Result<CloseReason> {
     let opts = Options { page_size: 4, ..Options::default() };
     let mut event_loop = StdioLoop::new(input)?;
-    let (mut rx, mut tx) = (vec![0u8; 64 * 1024], vec![0u8; opts.tx_capacity]);
+    let (rx, tx) = (vec![0u8; 64 * 1024].into_boxed_slice(), vec![0u8; opts.tx_capacity].into_boxed_slice());
     let (mut handler, config) = server_app::handler(&opts)?;
-    let mut endpoint: ServerEndpoint<'_> =
-        ServerEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
+    let mut endpoint =
+        ServerEndpoint::with_buffers(config, rx, tx, event_loop.clock().now()).map_err(io::Error::other)?;
     event_loop.serve(&mut endpoint, output, &mut handler)
 }
 

@@ -516,6 +516,28 @@ fn progress_reports_and_cancellation_stops_the_work() {
     assert_eq!(s.finish(WAIT).code(), Some(0));
 }
 
+/// Slow calls beyond the session's inbound slots (16) wait in the receive buffer until
+/// a slot frees instead of being refused: 200 at once, in one write, are all answered.
+#[test]
+fn two_hundred_slow_calls_at_once_are_all_answered() {
+    let mut s = Server::ready(&[], json!({}));
+    let mut burst = Vec::new();
+    let first = s.next_id;
+    for id in first..first + 200 {
+        let call = json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
+            "params":{"name":"test_long_running","arguments":{"steps":1,"stepMs":5}}});
+        burst.extend(serde_json::to_vec(&call).unwrap());
+        burst.push(b'\n');
+    }
+    s.next_id += 200;
+    s.write(&burst);
+    for id in first..first + 200 {
+        let response = s.response(id);
+        assert_eq!(response["result"], text("finished 1 steps of 5 ms"), "{response}");
+    }
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
+
 #[test]
 fn logging_respects_the_level() {
     let mut s = Server::ready(&[], json!({}));

@@ -30,19 +30,20 @@ use mcp_sansio::toolkit::server::{
 };
 use mcp_sansio::toolkit::{Arguments, NoArguments};
 use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson};
-use serde::Serialize;
 
 use super::fixtures as fx;
 use super::mrtr::{self, Answer};
 
 /// Requests of ours (sampling, elicitation) that can be in flight at once.
 pub const OUT: usize = 32;
-/// Requests of the client's that can be in flight at once over stdio (slow tool calls
-/// hold one each; more are held).
-pub const IN: usize = 64;
+/// Requests of the client's that can be worked on at once in a session (slow tool calls
+/// take one each; more wait in the receive buffer until one ends, answered in turn).
+pub const IN: usize = 16;
 
-/// The endpoint this server runs over stdio.
-pub type ServerEndpoint<'a> = Endpoint<'a, OUT, IN>;
+/// The endpoint this server runs over stdio: the one the HTTP adapter makes for each
+/// session (`Box<[u8]>` buffers, the same slots), so the binary carries the session
+/// code once for both transports.
+pub type ServerEndpoint = Endpoint<'static, OUT, IN, Box<[u8]>>;
 
 /// The server, as the adapters' handler.
 pub type Handler = ServerHandler<'static, App, NoJob, 0, Fallback<App>, Idle<App>>;
@@ -443,25 +444,17 @@ fn modern_tool(app: &mut App, call: Call<'_, '_, NoJob>) {
         _ => {
             let caps = call.request().modern().map(|m| m.client_capabilities).unwrap_or_default();
             match app.modern.call(app.now(), &name, call.request().params, caps) {
-                Answer::Result(value) => call.respond_raw(raw(&value).as_json()),
-                Answer::Error { code, message, data: Some(data) } => call.fail_with_data(code, &message, &data),
+                Answer::Result(value) => call.respond_raw(raw(&value)),
+                Answer::Error { code, message, data: Some(data) } => call.fail_with_data(code, &message, &raw(data)),
                 Answer::Error { code, message, data: None } => call.fail(code, &message),
             }
         }
     }
 }
 
-/// A fixture's JSON value as text.
-struct Raw(Vec<u8>);
-
-impl Raw {
-    fn as_json(&self) -> RawJson<'_> {
-        RawJson::parse(&self.0).expect("serde_json writes valid JSON")
-    }
-}
-
-fn raw(value: &serde_json::Value) -> Raw {
-    Raw(serde_json::to_vec(value).expect("a JSON value serializes"))
+/// A fixture's JSON text as JSON.
+fn raw(text: &str) -> RawJson<'_> {
+    RawJson::parse(text.as_bytes()).expect("the fixtures write valid JSON")
 }
 
 fn string_arg(args: RawJson<'_>, name: &str) -> Option<String> {
@@ -504,15 +497,6 @@ impl ResourceHandler<App> for Fixed {
 /// `test://template/{id}/data`.
 struct Template;
 
-/// What a template resource contains.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TemplateData<'a> {
-    id: &'a str,
-    template_test: bool,
-    data: String,
-}
-
 impl TemplateHandler<App> for Template {
     fn template(&self) -> ResourceTemplate<'_> {
         fx::TEMPLATES[0]
@@ -521,8 +505,8 @@ impl TemplateHandler<App> for Template {
     fn read(&self, _: &mut App, vars: &Vars<'_>, read: Read<'_, '_>) {
         match vars.get("id").filter(|id| !id.is_empty() && !id.contains('/')) {
             Some(id) => {
-                let data = TemplateData { id, template_test: true, data: format!("Data for ID: {id}") };
-                let text = serde_json::to_string(&data).expect("serializes");
+                let (data, id) = (mrtr::quote(&format!("Data for ID: {id}")), mrtr::quote(id));
+                let text = format!(r#"{{"id":{id},"templateTest":true,"data":{data}}}"#);
                 read.respond(text.as_str(), Some(JsonStr::from_text("application/json")))
             }
             None => read.not_found(),
@@ -638,7 +622,7 @@ const PROMPTS: [(PromptInfo<'static>, GetFn); 4] = [
 /// `test_input_required_result_prompt` (2026-07-28).
 fn answer_prompt(app: &mut App, get: Get<'_, '_>) {
     match app.modern.prompt(get.request().params) {
-        Answer::Result(value) => get.respond_raw(raw(&value).as_json()),
+        Answer::Result(value) => get.respond_raw(raw(&value)),
         Answer::Error { code, message, .. } => get.fail(code, &message),
     }
 }

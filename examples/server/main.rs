@@ -108,10 +108,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 fn run_stdio(opts: Options) -> io::Result<()> {
     let verbose = opts.verbose;
     let mut event_loop = StdioLoop::stdin()?;
-    let (mut rx, mut tx) = (vec![0u8; RX_BUFFER], vec![0u8; opts.tx_capacity]);
+    let (rx, tx) = (vec![0u8; RX_BUFFER].into_boxed_slice(), vec![0u8; opts.tx_capacity].into_boxed_slice());
     let (mut handler, config) = app::handler(&opts)?;
-    let mut endpoint: ServerEndpoint<'_> =
-        ServerEndpoint::new(config, &mut rx, &mut tx, event_loop.clock().now()).map_err(io::Error::other)?;
+    let mut endpoint =
+        ServerEndpoint::with_buffers(config, rx, tx, event_loop.clock().now()).map_err(io::Error::other)?;
     let reason = event_loop.serve(&mut endpoint, Sink::stdout()?, &mut handler)?;
     // Dropping the handler joins the workers (their jobs were cancelled when the
     // session ended, so they stop at once).
@@ -145,7 +145,7 @@ fn run_http(addr: &str, json_response: bool, bearer: Option<String>, opts: Optio
     // 2026-07-28: the arguments that travel in Mcp-Param-* headers, checked by the server.
     options.param_headers = &mrtr::PARAM_HEADERS;
     let (mut handler, config) = app::handler(&opts)?;
-    let mut server: HttpServer<'_, app::Handler, { app::OUT }, 16> =
+    let mut server: HttpServer<'_, app::Handler, { app::OUT }, { app::IN }> =
         HttpServer::with_listener(listener, config, options)?;
     eprintln!("listening on http://{}", server.local_addr());
     server.run(&mut handler)

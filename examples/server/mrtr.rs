@@ -19,8 +19,7 @@ use mcp_sansio::http::server::ParamHeader;
 use mcp_sansio::mcp::{Capability, CapabilitySet, Method};
 use mcp_sansio::session::{StateBinding, StateSealer};
 use mcp_sansio::time::Instant;
-use mcp_sansio::wire::{ErrorCode, RawJson};
-use serde_json::{Value, json};
+use mcp_sansio::wire::{ErrorCode, JsonStr, RawJson};
 
 /// How long a sealed state stays good.
 const STATE_TTL: Duration = Duration::from_secs(600);
@@ -60,77 +59,100 @@ const NO_ARGS: &str = r#"{"type":"object","properties":{}}"#;
 
 /// What a fixture answers.
 pub enum Answer {
-    /// A result (complete or `input_required`), as JSON.
-    Result(Value),
-    /// An error.
-    Error { code: ErrorCode, message: String, data: Option<Value> },
+    /// A result (complete or `input_required`), as JSON text.
+    Result(String),
+    /// An error, with its `data` as JSON text.
+    Error { code: ErrorCode, message: String, data: Option<&'static str> },
 }
 
-fn elicit(message: &str, field: &str, kind: &str) -> Value {
-    json!({
-        "method": "elicitation/create",
-        "params": {
-            "message": message,
-            "requestedSchema": {"type": "object", "properties": {field: {"type": kind}}, "required": [field]}
+/// `s` as a JSON string, quotes included. The fixtures write their JSON as text (no
+/// JSON value library in this binary: it would double the code that builds a result).
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
         }
-    })
+    }
+    out.push('"');
+    out
 }
 
-fn sample(text: &str, max_tokens: u32) -> Value {
-    json!({
-        "method": "sampling/createMessage",
-        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": text}}], "maxTokens": max_tokens}
-    })
+fn elicit(message: &str, field: &str, kind: &str) -> String {
+    format!(
+        r#"{{"method":"elicitation/create","params":{{"message":{},"requestedSchema":{{"type":"object","properties":{{{}:{{"type":{}}}}},"required":[{1}]}}}}}}"#,
+        quote(message),
+        quote(field),
+        quote(kind),
+    )
 }
 
-fn roots() -> Value {
-    json!({"method": "roots/list", "params": {}})
+fn sample(text: &str, max_tokens: u32) -> String {
+    format!(
+        r#"{{"method":"sampling/createMessage","params":{{"messages":[{{"role":"user","content":{{"type":"text","text":{}}}}}],"maxTokens":{max_tokens}}}}}"#,
+        quote(text)
+    )
 }
+
+const ROOTS: &str = r#"{"method":"roots/list","params":{}}"#;
 
 fn text(s: &str) -> Answer {
-    Answer::Result(json!({"content": [{"type": "text", "text": s}]}))
+    Answer::Result(format!(r#"{{"content":[{{"type":"text","text":{}}}]}}"#, quote(s)))
+}
+
+/// A string's text, escapes resolved.
+fn unescaped(s: JsonStr<'_>) -> String {
+    s.to_string()
 }
 
 /// An accepted elicitation's `content[field]` as text.
-fn accepted(answer: Option<&Value>, field: &str) -> Option<String> {
-    let a = answer?.as_object()?;
+fn accepted(answer: Option<RawJson<'_>>, field: &str) -> Option<String> {
+    let a = answer.filter(RawJson::is_object)?;
     if a.get("action")?.as_str()? != "accept" {
         return None;
     }
-    match a.get("content")?.get(field)? {
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
+    let value = a.get("content")?.get(field)?;
+    Some(value.as_str().map_or_else(|| value.as_text().to_string(), unescaped))
 }
 
 /// A sampling result's text.
-fn sampled(answer: Option<&Value>) -> Option<String> {
-    answer?.get("content")?.get("text")?.as_str().map(str::to_string)
+fn sampled(answer: Option<RawJson<'_>>) -> Option<String> {
+    answer?.get("content")?.get("text")?.as_str().map(unescaped)
 }
 
 /// A roots/list result's URIs.
-fn root_uris(answer: Option<&Value>) -> Option<Vec<String>> {
-    let roots = answer?.get("roots")?.as_array()?;
-    roots.iter().map(|r| r.get("uri").and_then(Value::as_str).map(str::to_string)).collect()
+fn root_uris(answer: Option<RawJson<'_>>) -> Option<Vec<String>> {
+    let roots = answer?.get("roots")?;
+    if roots.kind() != mcp_sansio::wire::JsonKind::Array {
+        return None;
+    }
+    roots.elements().map(|r| r.get("uri").and_then(|u| u.as_str()).map(unescaped)).collect()
 }
 
 /// The retry's parts: `inputResponses` (an object, if any) and `requestState`.
-struct Retry {
-    responses: Option<serde_json::Map<String, Value>>,
-    state: Option<String>,
+struct Retry<'a> {
+    responses: Option<RawJson<'a>>,
+    state: Option<JsonStr<'a>>,
 }
 
-impl Retry {
-    fn of(params: Option<RawJson<'_>>) -> Retry {
-        let v: Value = params.and_then(|p| serde_json::from_slice(p.as_bytes()).ok()).unwrap_or(Value::Null);
+impl<'a> Retry<'a> {
+    fn of(params: Option<RawJson<'a>>) -> Retry<'a> {
+        let params = params.filter(RawJson::is_object);
         Retry {
-            responses: v.get("inputResponses").and_then(Value::as_object).cloned(),
-            state: v.get("requestState").and_then(Value::as_str).map(str::to_string),
+            responses: params.and_then(|p| p.get("inputResponses")).filter(RawJson::is_object),
+            state: params.and_then(|p| p.get("requestState")).and_then(|s| s.as_str()),
         }
     }
 
-    fn get(&self, key: &str) -> Option<&Value> {
-        self.responses.as_ref()?.get(key)
+    fn get(&self, key: &str) -> Option<RawJson<'a>> {
+        self.responses?.get(key)
     }
 }
 
@@ -155,18 +177,16 @@ impl Fixtures {
 
     /// Opens `state` for the request it must have been issued for: its payload, or the
     /// -32602 that refuses it.
-    fn open(&self, now: Instant, target: &str, keys: &[&str], state: Option<&str>) -> Result<String, Answer> {
+    fn open(&self, now: Instant, target: &str, keys: &[&str], state: Option<JsonStr<'_>>) -> Result<String, Answer> {
         let refuse = |why: &str| Answer::Error {
             code: ErrorCode::INVALID_PARAMS,
             message: format!("Invalid requestState: {why}"),
             data: None,
         };
         let state = state.ok_or_else(|| refuse("missing"))?;
-        let quoted = serde_json::to_vec(state).unwrap_or_default();
-        let raw = RawJson::parse(&quoted).ok().and_then(|r| r.as_str()).ok_or_else(|| refuse("not a string"))?;
         let binding = StateBinding::new(Method::ToolsCall, target, keys);
-        let mut out = vec![0u8; state.len()];
-        match self.sealer.open(&binding, raw, now, &mut out) {
+        let mut out = vec![0u8; state.raw().len()];
+        match self.sealer.open(&binding, state, now, &mut out) {
             Ok(payload) => Ok(String::from_utf8_lossy(payload).into_owned()),
             Err(e) => Err(refuse(e.message())),
         }
@@ -176,36 +196,34 @@ impl Fixtures {
     /// that declared `caps`.
     pub fn call(&self, now: Instant, name: &str, params: Option<RawJson<'_>>, caps: CapabilitySet) -> Answer {
         let retry = Retry::of(params);
-        let ask = |requests: Value, state: Option<String>| {
-            let mut r = json!({"resultType": "input_required", "inputRequests": requests});
-            if let Some(s) = state {
-                r["requestState"] = Value::String(s);
-            }
-            Answer::Result(r)
+        let ask = |requests: String, state: Option<String>| {
+            let state = state.map(|s| format!(r#","requestState":{}"#, quote(&s))).unwrap_or_default();
+            Answer::Result(format!(r#"{{"resultType":"input_required","inputRequests":{requests}{state}}}"#))
         };
+        let one = |key: &str, request: String| format!("{{{}:{request}}}", quote(key));
         let tool = Method::ToolsCall;
         match name {
             "test_input_required_result_elicitation" | "test_streaming_elicitation" => {
                 match accepted(retry.get("user_name"), "name") {
                     Some(n) => text(&format!("Hello, {n}!")),
-                    None => ask(json!({"user_name": elicit("What is your name?", "name", "string")}), None),
+                    None => ask(one("user_name", elicit("What is your name?", "name", "string")), None),
                 }
             }
             "test_input_required_result_sampling" => match sampled(retry.get("capital_question")) {
                 Some(t) => text(&format!("LLM response: {t}")),
-                None => ask(json!({"capital_question": sample("What is the capital of France?", 100)}), None),
+                None => ask(one("capital_question", sample("What is the capital of France?", 100)), None),
             },
             "test_input_required_result_list_roots" => match root_uris(retry.get("client_roots")) {
                 Some(uris) => text(&format!("Roots: {}", uris.join(", "))),
-                None => ask(json!({"client_roots": roots()}), None),
+                None => ask(one("client_roots", ROOTS.into()), None),
             },
             "test_input_required_result_request_state" | "test_input_required_result_tampered_state" => {
                 let keys = ["confirm"];
                 if retry.get("confirm").is_none() {
                     let state = self.seal(now, tool, name, &keys, "confirm");
-                    return ask(json!({"confirm": elicit("Please confirm", "ok", "boolean")}), Some(state));
+                    return ask(one("confirm", elicit("Please confirm", "ok", "boolean")), Some(state));
                 }
-                match self.open(now, name, &keys, retry.state.as_deref()) {
+                match self.open(now, name, &keys, retry.state) {
                     Ok(_) => text("state-ok: the requestState was verified"),
                     Err(refusal) => refusal,
                 }
@@ -218,73 +236,70 @@ impl Fixtures {
                     root_uris(retry.get("client_roots")),
                 );
                 if let (Some(n), Some(g), Some(r)) = answers {
-                    return match self.open(now, name, &keys, retry.state.as_deref()) {
+                    return match self.open(now, name, &keys, retry.state) {
                         Ok(_) => text(&format!("{g} {n} (roots: {})", r.join(", "))),
                         Err(refusal) => refusal,
                     };
                 }
-                let requests = json!({
-                    "user_name": elicit("What is your name?", "name", "string"),
-                    "greeting": sample("Generate a greeting", 50),
-                    "client_roots": roots(),
-                });
+                let requests = format!(
+                    r#"{{"client_roots":{ROOTS},"greeting":{},"user_name":{}}}"#,
+                    sample("Generate a greeting", 50),
+                    elicit("What is your name?", "name", "string"),
+                );
                 ask(requests, Some(self.seal(now, tool, name, &keys, "all")))
             }
             "test_input_required_result_multi_round" => {
                 if let Some(color) = accepted(retry.get("step2"), "color") {
-                    return match self.open(now, name, &["step2"], retry.state.as_deref()) {
+                    return match self.open(now, name, &["step2"], retry.state) {
                         Ok(who) => text(&format!("{who} likes {color}")),
                         Err(refusal) => refusal,
                     };
                 }
                 if let Some(who) = accepted(retry.get("step1"), "name") {
-                    return match self.open(now, name, &["step1"], retry.state.as_deref()) {
+                    return match self.open(now, name, &["step1"], retry.state) {
                         Ok(_) => ask(
-                            json!({"step2": elicit("Step 2: What is your favorite color?", "color", "string")}),
+                            one("step2", elicit("Step 2: What is your favorite color?", "color", "string")),
                             Some(self.seal(now, tool, name, &["step2"], &who)),
                         ),
                         Err(refusal) => refusal,
                     };
                 }
                 let state = self.seal(now, tool, name, &["step1"], "round 1");
-                ask(json!({"step1": elicit("Step 1: What is your name?", "name", "string")}), Some(state))
+                ask(one("step1", elicit("Step 1: What is your name?", "name", "string")), Some(state))
             }
             "test_input_required_result_capabilities" => {
-                if retry.responses.as_ref().is_some_and(|r| !r.is_empty()) {
+                if retry.responses.is_some_and(|r| r.members().next().is_some()) {
                     return text("Answered what the client could answer");
                 }
-                let mut requests = serde_json::Map::new();
+                let mut requests = Vec::new();
                 if caps.contains(Capability::Sampling) {
-                    requests.insert("capital_question".into(), sample("What is the capital of France?", 100));
+                    requests.push(format!(r#""capital_question":{}"#, sample("What is the capital of France?", 100)));
                 }
                 if caps.contains(Capability::Elicitation) {
-                    requests.insert("user_name".into(), elicit("What is your name?", "name", "string"));
+                    requests.push(format!(r#""user_name":{}"#, elicit("What is your name?", "name", "string")));
                 }
                 if caps.contains(Capability::Roots) {
-                    requests.insert("client_roots".into(), roots());
+                    requests.push(format!(r#""client_roots":{ROOTS}"#));
                 }
                 if requests.is_empty() {
                     return text("The client declared nothing this tool could ask for");
                 }
-                ask(Value::Object(requests), None)
+                ask(format!("{{{}}}", requests.join(",")), None)
             }
             "test_missing_capability" if !caps.contains(Capability::Sampling) => Answer::Error {
                 code: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
                 message: "Missing required client capability: sampling".into(),
-                data: Some(json!({"requiredCapabilities": {"sampling": {}}})),
+                data: Some(r#"{"requiredCapabilities":{"sampling":{}}}"#),
             },
             "test_missing_capability" => text("The client declared sampling"),
-            "test_header_param" => {
-                let v: Value = params.and_then(|p| serde_json::from_slice(p.as_bytes()).ok()).unwrap_or(Value::Null);
-                match v.get("arguments").and_then(|a| a.get("region")).and_then(Value::as_str) {
-                    Some(r) => text(&format!("Region: {r}")),
-                    None => Answer::Error {
-                        code: ErrorCode::INVALID_PARAMS,
-                        message: "Invalid arguments: region (a string) is required".into(),
-                        data: None,
-                    },
-                }
-            }
+            "test_header_param" => match params.and_then(|p| p.get("arguments")?.get("region")?.as_str()) {
+                Some(r) => text(&format!("Region: {r}")),
+                None => Answer::Error {
+                    code: ErrorCode::INVALID_PARAMS,
+                    message: "Invalid arguments: region (a string) is required".into(),
+                    data: None,
+                },
+            },
             _ => {
                 Answer::Error { code: ErrorCode::INVALID_PARAMS, message: format!("Unknown tool: {name}"), data: None }
             }
@@ -295,14 +310,14 @@ impl Fixtures {
     pub fn prompt(&self, params: Option<RawJson<'_>>) -> Answer {
         let retry = Retry::of(params);
         match accepted(retry.get("user_context"), "context") {
-            Some(context) => Answer::Result(json!({
-                "description": "A prompt built from the context the user gave",
-                "messages": [{"role": "user", "content": {"type": "text", "text": format!("Use this context: {context}")}}]
-            })),
-            None => Answer::Result(json!({
-                "resultType": "input_required",
-                "inputRequests": {"user_context": elicit("What context should the prompt use?", "context", "string")}
-            })),
+            Some(context) => Answer::Result(format!(
+                r#"{{"description":"A prompt built from the context the user gave","messages":[{{"role":"user","content":{{"type":"text","text":{}}}}}]}}"#,
+                quote(&format!("Use this context: {context}"))
+            )),
+            None => Answer::Result(format!(
+                r#"{{"resultType":"input_required","inputRequests":{{"user_context":{}}}}}"#,
+                elicit("What context should the prompt use?", "context", "string")
+            )),
         }
     }
 }

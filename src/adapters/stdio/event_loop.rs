@@ -9,7 +9,7 @@ use super::input::{Input, READER_BUFFERS, spawn_reader};
 use super::mailbox::Mailbox;
 use super::output::{Out, Sink};
 use super::shared::{Chunk, Shared};
-use crate::session::{CloseReason, Endpoint, Event, Output};
+use crate::session::{Buffer, CloseReason, Endpoint, Event, Output};
 use crate::time::{Clock, Instant};
 
 /// How long a server keeps answering the requests it owes after its input ended, by
@@ -40,6 +40,37 @@ pub trait App<const OUT: usize, const IN: usize> {
     /// it has to send waits for room: the mailbox then fills and senders wait).
     fn accepting(&self) -> bool {
         true
+    }
+}
+
+/// What the loop drives: an [`App`] over an endpoint with lent buffers ([`AsHost`]), or
+/// [`serve`](StdioLoop::serve)'s driver over an endpoint with buffers of any storage
+/// (one built for HTTP sessions as well, so that a binary serving both carries one copy
+/// of the session code).
+pub(super) trait Host<'a, const OUT: usize, const IN: usize, B: Buffer> {
+    type Message: Send + 'static;
+    fn on_event(&mut self, event: Event<'_>, mailbox: &Mailbox<Self::Message>);
+    fn on_message(&mut self, endpoint: &mut Endpoint<'a, OUT, IN, B>, now: Instant, message: Self::Message);
+    fn on_idle(&mut self, endpoint: &mut Endpoint<'a, OUT, IN, B>, now: Instant) -> Option<Instant>;
+    fn accepting(&self) -> bool;
+}
+
+/// An [`App`] as the loop's [`Host`].
+struct AsHost<'x, A>(&'x mut A);
+
+impl<'a, A: App<OUT, IN>, const OUT: usize, const IN: usize> Host<'a, OUT, IN, &'a mut [u8]> for AsHost<'_, A> {
+    type Message = A::Message;
+    fn on_event(&mut self, event: Event<'_>, mailbox: &Mailbox<Self::Message>) {
+        self.0.on_event(event, mailbox)
+    }
+    fn on_message(&mut self, endpoint: &mut Endpoint<'a, OUT, IN>, now: Instant, message: Self::Message) {
+        self.0.on_message(endpoint, now, message)
+    }
+    fn on_idle(&mut self, endpoint: &mut Endpoint<'a, OUT, IN>, now: Instant) -> Option<Instant> {
+        self.0.on_idle(endpoint, now)
+    }
+    fn accepting(&self) -> bool {
+        self.0.accepting()
     }
 }
 
@@ -126,7 +157,17 @@ impl<M: Send + 'static> StdioLoop<M> {
         output: impl Into<Sink<'w>>,
         app: &mut A,
     ) -> io::Result<CloseReason> {
-        let mut out = Out::new(output.into());
+        self.run_host(endpoint, output.into(), &mut AsHost(app))
+    }
+
+    /// [`run`](Self::run), for any [`Host`].
+    pub(super) fn run_host<'a, A: Host<'a, OUT, IN, B, Message = M>, B: Buffer, const OUT: usize, const IN: usize>(
+        &mut self,
+        endpoint: &mut Endpoint<'a, OUT, IN, B>,
+        output: Sink<'_>,
+        app: &mut A,
+    ) -> io::Result<CloseReason> {
+        let mut out = Out::new(output);
         self.shared.start();
         let result = self.drive(endpoint, &mut out, app);
         self.shared.stop();
@@ -135,9 +176,9 @@ impl<M: Send + 'static> StdioLoop<M> {
         Ok(reason)
     }
 
-    fn drive<A: App<OUT, IN, Message = M>, const OUT: usize, const IN: usize>(
+    fn drive<'a, A: Host<'a, OUT, IN, B, Message = M>, B: Buffer, const OUT: usize, const IN: usize>(
         &mut self,
-        endpoint: &mut Endpoint<'_, OUT, IN>,
+        endpoint: &mut Endpoint<'a, OUT, IN, B>,
         out: &mut Out<'_>,
         app: &mut A,
     ) -> io::Result<CloseReason> {
@@ -257,9 +298,9 @@ impl<M: Send + 'static> StdioLoop<M> {
 
     /// Feeds the reader thread's chunks to the endpoint as far as it takes them,
     /// handing each buffer back once it is all taken.
-    fn feed_chunks<const OUT: usize, const IN: usize>(
+    fn feed_chunks<B: Buffer, const OUT: usize, const IN: usize>(
         &self,
-        endpoint: &mut Endpoint<'_, OUT, IN>,
+        endpoint: &mut Endpoint<'_, OUT, IN, B>,
         now: Instant,
         chunk: &mut Option<Chunk>,
     ) -> Fed {
@@ -309,8 +350,8 @@ enum Fed {
 
 /// Polls until idle (or until the output takes no more): writes transmits, hands events
 /// to the application. Returns whether anything happened.
-fn drain<A: App<OUT, IN>, const OUT: usize, const IN: usize>(
-    endpoint: &mut Endpoint<'_, OUT, IN>,
+fn drain<'a, A: Host<'a, OUT, IN, B>, B: Buffer, const OUT: usize, const IN: usize>(
+    endpoint: &mut Endpoint<'a, OUT, IN, B>,
     out: &mut Out<'_>,
     app: &mut A,
     mailbox: &Mailbox<A::Message>,

@@ -5,14 +5,14 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 
-use super::event_loop::{App, StdioLoop};
+use super::event_loop::{Host, StdioLoop};
 use super::output::Sink;
 use crate::adapters::app::{
     Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Outbox, Post, RequestError, Sender,
     SessionTag, Sessions, Tickets, apply,
 };
 use crate::mcp::{CapabilitySet, ProtocolVersion};
-use crate::session::{CloseReason, Endpoint, Event, RequestOptions};
+use crate::session::{Buffer, CloseReason, Endpoint, Event, RequestOptions};
 use crate::time::{Clock, Instant};
 use crate::wire::{RawJson, RequestId};
 
@@ -20,9 +20,13 @@ impl<M: Send + 'static> StdioLoop<Envelope<M>> {
     /// Runs a [`Handler`] on the endpoint until it closes; returns why it closed. The
     /// handler's one session is [`SessionTag::STDIO`]. See [`run`](Self::run) for
     /// `output`; the [module docs](crate::adapters::app) for what the handler gets.
-    pub fn serve<'w, H: Handler<Message = M>, const OUT: usize, const IN: usize>(
+    ///
+    /// The endpoint's buffers may be of any storage: lent slices, or ones it owns (the
+    /// `Box<[u8]>` of the HTTP adapter's sessions, so that a binary serving both
+    /// transports carries the session code once).
+    pub fn serve<'w, 'a, H: Handler<Message = M>, B: Buffer, const OUT: usize, const IN: usize>(
         &mut self,
-        endpoint: &mut Endpoint<'_, OUT, IN>,
+        endpoint: &mut Endpoint<'a, OUT, IN, B>,
         output: impl Into<Sink<'w>>,
         handler: &mut H,
     ) -> io::Result<CloseReason> {
@@ -39,7 +43,7 @@ impl<M: Send + 'static> StdioLoop<Envelope<M>> {
             clock: self.clock(),
             ended: false,
         };
-        let result = self.run(endpoint, output, &mut driver);
+        let result = self.run_host(endpoint, output.into(), &mut driver);
         driver.end();
         result
     }
@@ -59,9 +63,9 @@ struct Driver<'h, H: Handler> {
 }
 
 /// The one endpoint, as a context reaches it.
-struct One<'e, 'a, const OUT: usize, const IN: usize>(&'e mut Endpoint<'a, OUT, IN>);
+struct One<'e, 'a, const OUT: usize, const IN: usize, B: Buffer>(&'e mut Endpoint<'a, OUT, IN, B>);
 
-impl<const OUT: usize, const IN: usize> Sessions for One<'_, '_, OUT, IN> {
+impl<const OUT: usize, const IN: usize, B: Buffer> Sessions for One<'_, '_, OUT, IN, B> {
     fn send_request(
         &mut self,
         session: SessionTag,
@@ -109,7 +113,11 @@ impl<H: Handler> Driver<'_, H> {
     }
 
     /// Sends what waits, in order, until the transmit buffer is full.
-    fn flush<const OUT: usize, const IN: usize>(&mut self, endpoint: &mut Endpoint<'_, OUT, IN>, now: Instant) {
+    fn flush<B: Buffer, const OUT: usize, const IN: usize>(
+        &mut self,
+        endpoint: &mut Endpoint<'_, OUT, IN, B>,
+        now: Instant,
+    ) {
         while let Some(action) = self.outbox.front() {
             match apply(endpoint, now, action) {
                 Applied::Retry => return,
@@ -129,9 +137,9 @@ impl<H: Handler> Driver<'_, H> {
     }
 
     /// Runs a callback with the endpoint free.
-    fn with_endpoint<const OUT: usize, const IN: usize>(
+    fn with_endpoint<B: Buffer, const OUT: usize, const IN: usize>(
         &mut self,
-        endpoint: &mut Endpoint<'_, OUT, IN>,
+        endpoint: &mut Endpoint<'_, OUT, IN, B>,
         now: Instant,
         f: impl FnOnce(&mut H, &mut Context<'_, H::Message>),
     ) {
@@ -154,7 +162,11 @@ impl<H: Handler> Driver<'_, H> {
     }
 
     /// Runs the deferred messages.
-    fn run_deferred<const OUT: usize, const IN: usize>(&mut self, endpoint: &mut Endpoint<'_, OUT, IN>, now: Instant) {
+    fn run_deferred<B: Buffer, const OUT: usize, const IN: usize>(
+        &mut self,
+        endpoint: &mut Endpoint<'_, OUT, IN, B>,
+        now: Instant,
+    ) {
         while let Some(message) = self.deferred.pop_front() {
             self.with_endpoint(endpoint, now, |h, cx| h.on_message(cx, message));
         }
@@ -168,7 +180,7 @@ impl<H: Handler> Driver<'_, H> {
     }
 }
 
-impl<H: Handler, const OUT: usize, const IN: usize> App<OUT, IN> for Driver<'_, H> {
+impl<'a, H: Handler, B: Buffer, const OUT: usize, const IN: usize> Host<'a, OUT, IN, B> for Driver<'_, H> {
     type Message = Envelope<H::Message>;
 
     fn on_event(&mut self, event: Event<'_>, _mailbox: &super::Mailbox<Self::Message>) {
@@ -197,7 +209,7 @@ impl<H: Handler, const OUT: usize, const IN: usize> App<OUT, IN> for Driver<'_, 
         }
     }
 
-    fn on_message(&mut self, endpoint: &mut Endpoint<'_, OUT, IN>, now: Instant, message: Self::Message) {
+    fn on_message(&mut self, endpoint: &mut Endpoint<'a, OUT, IN, B>, now: Instant, message: Self::Message) {
         match message.0 {
             Letter::App(m) => self.with_endpoint(endpoint, now, |h, cx| h.on_message(cx, m)),
             Letter::Act(session, action) => {
@@ -210,7 +222,7 @@ impl<H: Handler, const OUT: usize, const IN: usize> App<OUT, IN> for Driver<'_, 
         self.run_deferred(endpoint, now);
     }
 
-    fn on_idle(&mut self, endpoint: &mut Endpoint<'_, OUT, IN>, now: Instant) -> Option<Instant> {
+    fn on_idle(&mut self, endpoint: &mut Endpoint<'a, OUT, IN, B>, now: Instant) -> Option<Instant> {
         self.flush(endpoint, now);
         self.run_deferred(endpoint, now);
         let mut deadline = None;
