@@ -30,8 +30,8 @@ use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_modern_headers, check_param_headers, check_session_version, classify_body, classify_with, empty_response,
-    is_modern_post, modern_error_status, ok_head,
+    check_modern_message, check_param_message, check_session_version, classify_body, classify_message, classify_with,
+    empty_response, is_modern_message, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -89,6 +89,14 @@ impl crate::http::server::Headers for H1<'_, '_> {
 /// 2026-07-28 request gets the endpoint's -32022 with the supported versions and its
 /// id; anything else the transport's refusal).
 struct WithoutVersion<'h, H>(&'h H);
+
+/// Whether `message`, which the endpoint wrote, is a result by its first bytes: the
+/// endpoint writes `{"jsonrpc":"2.0","id":<id>,` and then the answer's member. A result
+/// has no error status, and is not parsed (whole) to find that out; anything else is.
+fn plainly_a_result(message: &[u8], id: Option<&[u8]>) -> bool {
+    let rest = message.strip_prefix(br#"{"jsonrpc":"2.0","id":"#);
+    rest.zip(id).and_then(|(r, id)| r.strip_prefix(id)).is_some_and(|r| r.starts_with(br#","result":"#))
+}
 
 impl<H: crate::http::server::Headers> crate::http::server::Headers for WithoutVersion<'_, H> {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
@@ -758,7 +766,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     return;
                 }
                 let batches = version == Some(ProtocolVersion::V2025_03_26);
-                let kind = match classify_body(&body, batches, DEFAULT_MAX_DEPTH) {
+                // Parsed once here for every check before the endpoint's.
+                let (kind, message) = match classify_message(&body, batches, DEFAULT_MAX_DEPTH) {
                     Ok(k) => k,
                     Err(b) => {
                         self.refuse(i, Refusal::BadRequest(b), version, false);
@@ -769,11 +778,12 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     (Some(h), _) => h,
                     // The era first: an `initialize` with 2026-07-28 headers or `_meta` is
                     // a method this era does not have (404), not a handshake.
-                    (None, _) if is_modern_post(req.version, &body) => {
+                    (None, _) if is_modern_message(req.version, || message) => {
                         let headers: Vec<(&str, &[u8])> =
                             req.modern_headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
-                        let checked = check_modern_headers(&headers[..], &body)
-                            .and_then(|()| check_param_headers(&headers[..], &body, self.opts.param_headers));
+                        let message = message.as_ref();
+                        let checked = check_modern_message(&headers[..], message)
+                            .and_then(|()| check_param_message(&headers[..], message, self.opts.param_headers));
                         if let Err(b) = checked {
                             self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
                             return;
@@ -1163,12 +1173,10 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             match a.endpoint.poll_output() {
                 crate::session::Output::Transmit(t) => {
                     let origin = t.origin.map(|o| o.0);
-                    let response = {
-                        let p = Prefix::scan(t.bytes());
-                        p.answer && !p.method
-                    };
-                    if response && stateless {
-                        a.status = a.status.or(modern_error_status(t.bytes()));
+                    let prefix = Prefix::scan(t.bytes());
+                    let response = prefix.answer && !prefix.method;
+                    if response && stateless && a.status.is_none() && !plainly_a_result(t.bytes(), prefix.id()) {
+                        a.status = modern_error_status(t.bytes());
                     }
                     // A store that would have to drop unsent messages (a slow client, no
                     // GET open) or is too small for this one grows first, up to its bound;
