@@ -3,7 +3,7 @@
 //! sessions' streams give, each connection as far as its client takes it.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 use std::io::{self, Write as _};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
@@ -24,7 +24,8 @@ use super::options::{ServerOptions, os_seed};
 use super::session::{Life, Pool, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{
-    Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SessionTag, apply,
+    Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SeqMap, SessionTag,
+    apply,
 };
 use crate::framing::Prefix;
 use crate::http::server::{
@@ -135,7 +136,7 @@ pub struct HttpServer<'a, H: Handler, const OUT: usize = 8, const IN: usize = 16
     free_conns: Vec<usize>,
     live_conns: usize,
     accepting: bool,
-    exchanges: HashMap<u32, usize>,
+    exchanges: SeqMap<u32, usize>,
     next_exchange: u32,
     dirty_conns: Vec<usize>,
     timers: BinaryHeap<Reverse<(Instant, Timer)>>,
@@ -212,7 +213,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             free_conns: Vec::new(),
             live_conns: 0,
             accepting: true,
-            exchanges: HashMap::new(),
+            exchanges: SeqMap::default(),
             next_exchange: 1,
             dirty_conns: Vec::new(),
             timers: BinaryHeap::new(),

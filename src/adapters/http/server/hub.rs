@@ -1,11 +1,9 @@
 //! The sessions: the table (ids, expiry, the cap), their tags, waking and putting away,
 //! and the endpoints as a handler's context reaches them.
 
-use std::collections::HashMap;
-
 use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams, fresh, grow_to};
 use super::store::MapStore;
-use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
+use crate::adapters::app::{Outbox, RequestError, SeqMap, SessionTag, Sessions, Tickets};
 use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
 use crate::session::{Config, ConfigError, RequestOptions, Reserves, SendError, Snapshot};
@@ -17,7 +15,7 @@ pub(crate) type Table<'a, const OUT: usize, const IN: usize> =
 
 pub(crate) struct Hub<'a, const OUT: usize, const IN: usize> {
     pub table: Table<'a, OUT, IN>,
-    pub tags: HashMap<SessionTag, SessionHandle>,
+    pub tags: SeqMap<SessionTag, SessionHandle>,
     next_tag: u64,
     pub pool: Pool,
     pub config: Config<'a>,
@@ -52,7 +50,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     ) -> Self {
         Hub {
             table,
-            tags: HashMap::new(),
+            tags: SeqMap::default(),
             next_tag: 1,
             pool,
             config,
