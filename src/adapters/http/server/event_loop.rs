@@ -13,7 +13,7 @@ use std::time::Duration;
 use mio::{Events, Interest, Poll, Token, Waker};
 
 use super::auth::{AuthRequest, is_metadata_path};
-use super::conn::{Conn, Exchange, INPUT_LIMIT, OUTPUT_LOW, Phase, Req};
+use super::conn::{Conn, Exchange, INPUT_LIMIT, KeptHeaders, OUTPUT_LOW, Phase, Req};
 use super::h1::{
     BodyError, BodyFraming, Framing, HeadError, LAST_CHUNK, MAX_CHUNK, error_response, find_head_end, parse_head,
     response_head,
@@ -672,15 +672,15 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
                         version_refused,
-                        modern_headers: req
-                            .headers
-                            .iter()
-                            .filter(|h| {
+                        modern_headers: {
+                            let mut kept = KeptHeaders::default();
+                            let modern = req.headers.iter().filter(|h| {
                                 MODERN_HEADERS.iter().any(|m| h.name.eq_ignore_ascii_case(m))
                                     || h.name.get(..10).is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
-                            })
-                            .map(|h| (h.name.to_ascii_lowercase(), h.value.to_vec()))
-                            .collect(),
+                            });
+                            modern.for_each(|h| kept.push(h.name, h.value));
+                            kept
+                        },
                     },
                     c.content_length,
                     parsed,
@@ -780,11 +780,10 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     // The era first: an `initialize` with 2026-07-28 headers or `_meta` is
                     // a method this era does not have (404), not a handshake.
                     (None, _) if is_modern_message(req.version, || message) => {
-                        let headers: Vec<(&str, &[u8])> =
-                            req.modern_headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+                        let headers = &req.modern_headers;
                         let message = message.as_ref();
-                        let checked = check_modern_message(&headers[..], message)
-                            .and_then(|()| check_param_message(&headers[..], message, self.opts.param_headers));
+                        let checked = check_modern_message(headers, message)
+                            .and_then(|()| check_param_message(headers, message, self.opts.param_headers));
                         if let Err(b) = checked {
                             self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
                             return;
