@@ -182,6 +182,44 @@ fn a_listen_stream_carries_notifications_until_the_client_closes_it() {
     assert_eq!(r.status, 200, "{}", r.text());
 }
 
+/// A stateless POST's session is reset and reused for the next once it ended: nothing
+/// of one reaches the next. A listen stream closed, a slow call abandoned while it
+/// runs, a call that changes the tool list: then the same id again, answered each time
+/// as by a new server, with its own answer only.
+#[test]
+fn nothing_of_one_stateless_post_reaches_the_next() {
+    let server = Server::start();
+    let listen = request(1, "subscriptions/listen", r#""notifications":{"toolsListChanged":true}"#);
+    let mut raw = server.connect();
+    let head = support::post_head(&server, None, listen.len(), &headers("subscriptions/listen", None));
+    raw.send(format!("{head}{listen}").as_bytes()).unwrap();
+    raw.stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    assert_eq!(raw.response().unwrap().status, 200);
+    drop(raw);
+    let slow = request(1, "tools/call", r#""name":"test_tool_with_progress","arguments":{}"#);
+    let mut raw = server.connect();
+    let head = support::post_head(&server, None, slow.len(), &headers("tools/call", Some("test_tool_with_progress")));
+    raw.send(format!("{head}{slow}").as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    drop(raw);
+    let toggle = request(1, "tools/call", r#""name":"toggle_extra_tool","arguments":{}"#);
+    let call = request(1, "tools/call", r#""name":"test_simple_text","arguments":{}"#);
+    for round in 0..6 {
+        if round == 3 {
+            // The abandoned call is over by now.
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let r = modern(&server, &toggle, &headers("tools/call", Some("toggle_extra_tool")));
+        assert_eq!(r.status, 200, "{}", r.text());
+        let r = modern(&server, &call, &headers("tools/call", Some("test_simple_text")));
+        assert_eq!((r.status, r.header("content-type")), (200, Some("application/json")), "{}", r.text());
+        let v = r.json().unwrap();
+        assert_eq!(v["id"], 1, "{v}");
+        assert_eq!(v["result"]["resultType"], "complete", "{v}");
+        assert!(v["result"]["content"][0]["text"].is_string(), "{v}");
+    }
+}
+
 // ---- the client core over real HTTP ----------------------------------------------
 
 mod client {

@@ -238,10 +238,7 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
         // What this endpoint type is not built for, it does not speak.
         config.versions = config.versions.intersect(E::VERSIONS);
         let rx_len = rx.as_ref().len();
-        let stateless_only = match E::STATELESS {
-            true => config.newest().is_none().then(|| config.modern_versions().newest()).flatten(),
-            false => None,
-        };
+        let stateless_only = Self::stateless_only(&config);
         Self {
             rx,
             core: Core {
@@ -267,6 +264,16 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
                 profile: core::marker::PhantomData,
                 identity_len: 0,
             },
+        }
+    }
+
+    /// The newest version of a server that speaks no handshake version (it starts in the
+    /// stateless era), if the endpoint type is built for that era.
+    #[inline(always)]
+    pub(super) fn stateless_only(config: &Config<'a>) -> Option<ProtocolVersion> {
+        match E::STATELESS {
+            true => config.newest().is_none().then(|| config.modern_versions().newest()).flatten(),
+            false => None,
         }
     }
 

@@ -154,6 +154,20 @@ impl<const M: usize, E: Profile> Inbound<M, E> {
         }
     }
 
+    /// Back to [`new`](Self::new)'s state, in place (see `Endpoint::reset`).
+    pub fn reset(&mut self) {
+        let Self { slots, modern, book, now } = self;
+        slots.iter_mut().for_each(|s| *s = None);
+        modern.as_mut().iter_mut().for_each(|s| *s = None);
+        (*book, *now) = (Book::default(), Instant::ZERO);
+    }
+
+    /// The whole state, for comparing states in tests.
+    #[cfg(test)]
+    pub fn debug_state(&self) -> std::string::String {
+        std::format!("{:?} {:?} {:?} {:?}", self.slots, self.modern.as_ref(), self.book, self.now)
+    }
+
     /// The stateless context of the request in `slot` (see [`Slots::modern`]).
     pub fn modern_at(&self, slot: usize) -> Option<ModernCtx> {
         *self.modern.as_ref().get(slot)?

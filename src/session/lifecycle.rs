@@ -79,6 +79,7 @@ pub(crate) enum Phase {
     Closed(CloseReason),
 }
 
+#[cfg_attr(test, derive(Debug))]
 pub(crate) struct Lifecycle {
     phase: Phase,
     version: Option<ProtocolVersion>,

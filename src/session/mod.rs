@@ -97,6 +97,7 @@ mod receive_modern;
 pub(crate) use receive_modern::TASKS_REQUIRED;
 mod replies;
 mod request_state;
+mod reset;
 mod resize;
 mod responder;
 mod retry;

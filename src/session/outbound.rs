@@ -106,6 +106,7 @@ pub(crate) enum Lookup {
     Unknown,
 }
 
+#[cfg_attr(test, derive(Debug))]
 pub(crate) struct Outbound<const N: usize> {
     slots: [Option<OutEntry>; N],
     /// The next id to hand out; ids below it were used.
@@ -120,6 +121,13 @@ pub(crate) struct Outbound<const N: usize> {
 impl<const N: usize> Outbound<N> {
     pub fn new() -> Self {
         Self { slots: [None; N], next_id: 1, earliest: None, ended: 0 }
+    }
+
+    /// Back to [`new`](Self::new)'s state, in place (see `Endpoint::reset`).
+    pub fn reset(&mut self) {
+        let Self { slots, next_id, earliest, ended } = self;
+        slots.iter_mut().for_each(|s| *s = None);
+        (*next_id, *earliest, *ended) = (1, None, 0);
     }
 
     fn recount(&mut self) {

@@ -53,4 +53,15 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'_, OUT,
     pub fn replace_transmit_buffer(&mut self, tx: B) -> Result<B, B> {
         self.core.tx.replace_buffer(tx)
     }
+
+    /// The two buffers taken out in place, as [`into_buffers`](Self::into_buffers)
+    /// gives them, for an endpoint about to be dropped in its box (moving it out first
+    /// copies all of it). It is left over empty buffers: use it no more.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn take_buffers(&mut self) -> (B, B)
+    where
+        B: Default,
+    {
+        (core::mem::take(&mut self.rx), self.core.tx.take_buffer())
+    }
 }

@@ -42,6 +42,7 @@ pub(crate) struct Ping {
 }
 
 /// The singleton deadlines, and the keepalive state they derive from.
+#[cfg_attr(test, derive(Debug))]
 pub(crate) struct Timers {
     table: [Option<Instant>; Timer::COUNT],
     /// The earliest of `table`, kept as it changes: every poll asks for it. Not on

@@ -96,6 +96,20 @@ impl<B: Buffer> Outbox<B> {
         Self { buf, head: 0, len: 0, mode, handed: 0, sent: None, partial: 0 }
     }
 
+    /// Empty again, as [`new`](Self::new) leaves it over the same buffer and mode (see
+    /// `Endpoint::reset`).
+    pub fn reset(&mut self) {
+        let Self { buf: _, head, len, mode: _, handed, sent, partial } = self;
+        (*head, *len, *handed, *sent, *partial) = (0, 0, 0, None, 0);
+    }
+
+    /// Everything but the bytes, for comparing states in tests.
+    #[cfg(test)]
+    pub fn debug_state(&self) -> std::string::String {
+        let Self { buf, head, len, mode, handed, sent, partial } = self;
+        std::format!("{} {head} {len} {mode:?} {handed} {sent:?} {partial}", buf.as_ref().len())
+    }
+
     fn framing(&self) -> Framing {
         match self.mode {
             OutputMode::Lines => Framing::Newline,
@@ -226,6 +240,15 @@ impl<B: Buffer> Outbox<B> {
     /// The buffer itself, for a snapshot.
     pub fn into_buffer(self) -> B {
         self.buf
+    }
+
+    /// The buffer taken out in place (see `Endpoint::take_buffers`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub fn take_buffer(&mut self) -> B
+    where
+        B: Default,
+    {
+        core::mem::take(&mut self.buf)
     }
 }
 

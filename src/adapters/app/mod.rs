@@ -108,6 +108,7 @@ mod action;
 mod context;
 mod handler;
 mod sender;
+mod sequential;
 mod ticket;
 mod workers;
 
@@ -120,6 +121,7 @@ pub use workers::{DEFAULT_QUEUE, WorkerPool};
 pub(crate) use action::{Action, Applied, OUTBOX_LIMIT_BYTES, Outbox, apply};
 pub(crate) use context::{ContextParts, Sessions};
 pub(crate) use sender::{ActionPost, Letter, Post};
+pub(crate) use sequential::{SeqMap, SeqSet};
 pub(crate) use ticket::Tickets;
 
 /// The most bytes a session's queue of owed messages holds before the adapter stops

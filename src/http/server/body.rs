@@ -31,15 +31,31 @@ pub enum PostBody<'b> {
 /// Classifies a POST body. `batches` says whether the session's version has them
 /// (2025-03-26 only); `max_depth` caps JSON nesting.
 pub fn classify_body(body: &[u8], batches: bool, max_depth: u16) -> Result<PostBody<'_>, BadRequest> {
+    classify_message(body, batches, max_depth).map(|(kind, _)| kind)
+}
+
+/// [`classify_body`], and the body's message if it is one (not a batch): what
+/// `Message::parse` finds in it at that depth, for the checks that follow without
+/// parsing it again.
+pub(crate) fn classify_message(
+    body: &[u8],
+    batches: bool,
+    max_depth: u16,
+) -> Result<(PostBody<'_>, Option<Message<'_>>), BadRequest> {
     let options = ParseOptions { max_depth, allow_batch: batches };
     let invalid = |rule: Rule| match rule {
         Rule::Json(_) => BadRequest::InvalidJson,
         rule => BadRequest::InvalidMessage(rule),
     };
     match Frame::parse(body, &options).map_err(|e| invalid(e.rule))? {
-        Frame::Single(Message::Request(r)) if r.method.eq_str("initialize") => Ok(PostBody::Initialize { id: r.id }),
-        Frame::Single(Message::Request(_)) => Ok(PostBody::Requests { count: 1 }),
-        Frame::Single(_) => Ok(PostBody::NoRequests),
+        Frame::Single(m) => Ok((
+            match m {
+                Message::Request(r) if r.method.eq_str("initialize") => PostBody::Initialize { id: r.id },
+                Message::Request(_) => PostBody::Requests { count: 1 },
+                _ => PostBody::NoRequests,
+            },
+            Some(m),
+        )),
         Frame::Batch(batch) => {
             let mut count = 0;
             for element in batch.iter() {
@@ -49,7 +65,7 @@ pub fn classify_body(body: &[u8], batches: bool, max_depth: u16) -> Result<PostB
                     _ => {}
                 }
             }
-            Ok(if count == 0 { PostBody::NoRequests } else { PostBody::Requests { count } })
+            Ok((if count == 0 { PostBody::NoRequests } else { PostBody::Requests { count } }, None))
         }
     }
 }

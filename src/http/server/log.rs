@@ -177,8 +177,24 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
         self.len = 0;
     }
 
+    /// Empty, as [`new`](Self::new) makes it over the same buffer.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub fn reset(&mut self) {
+        let Self { buf: _, len, last_seq, generation } = self;
+        (*len, *last_seq, *generation) = (0, 0, 0);
+    }
+
     pub fn into_buffer(self) -> B {
         self.buf
+    }
+
+    /// The buffer taken out in place (see `Streams::take_store`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub fn take_buffer(&mut self) -> B
+    where
+        B: Default,
+    {
+        core::mem::take(&mut self.buf)
     }
 }
 

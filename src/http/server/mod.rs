@@ -151,6 +151,8 @@ mod session_id;
 mod streams;
 mod table;
 
+#[cfg(feature = "http")]
+pub(crate) use body::classify_message;
 pub use body::{PostBody, classify_body};
 pub use classify::{Classified, RequestKind, check_session_version, classify, classify_with};
 pub use config::{
@@ -161,6 +163,8 @@ pub use modern::{
     HeaderMismatch, MAX_DECODED_HEADER, ParamHeader, check_modern_headers, check_param_headers, is_modern_post,
     modern_error_status, request_meta,
 };
+#[cfg(feature = "http")]
+pub(crate) use modern::{check_modern_message, check_param_message, is_modern_message};
 pub use refusal::{AuthVerdict, BadRequest, Refusal, SESSION_NOT_FOUND, TRANSPORT_ERROR};
 pub use request::{Headers, RequestHead};
 pub use response::{BufferTooSmall, MIN_RESPONSE_BUFFER, Response, empty_response, ok_head, reason};

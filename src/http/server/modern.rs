@@ -77,12 +77,22 @@ impl HeaderMismatch {
 /// carries no session id), or, failing that, whether the `MCP-Protocol-Version`
 /// header names the stateless version.
 pub fn is_modern_post(header_version: Option<ProtocolVersion>, body: &[u8]) -> bool {
+    is_modern_message(header_version, || Message::parse(body).ok())
+}
+
+/// [`is_modern_post`] over the body's message (`None`: not one valid message), parsed
+/// only if the header does not decide: the HTTP server parses a body once for every
+/// check it makes before the endpoint.
+pub(crate) fn is_modern_message<'b>(
+    header_version: Option<ProtocolVersion>,
+    message: impl FnOnce() -> Option<Message<'b>>,
+) -> bool {
     if header_version.is_some_and(|v| !v.has_handshake()) {
         return true;
     }
-    let params = match Message::parse(body) {
-        Ok(Message::Request(r)) => r.params,
-        Ok(Message::Notification(n)) => n.params,
+    let params = match message() {
+        Some(Message::Request(r)) => r.params,
+        Some(Message::Notification(n)) => n.params,
         _ => None,
     };
     params.and_then(|p| p.get("_meta")).and_then(|m| m.get(VERSION_KEY)).is_some()
@@ -105,9 +115,17 @@ pub fn is_modern_post(header_version: Option<ProtocolVersion>, body: &[u8]) -> b
 /// client capabilities) is the session endpoint's. A body that is not a request or
 /// notification passes: the body classifier and the endpoint answer it.
 pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Result<(), BadRequest> {
-    let (method, params) = match Message::parse(body) {
-        Ok(Message::Request(r)) => (r.method, r.params),
-        Ok(Message::Notification(n)) => (n.method, n.params),
+    check_modern_message(headers, Message::parse(body).ok().as_ref())
+}
+
+/// [`check_modern_headers`] over the body's message (`None`: not one valid message).
+pub(crate) fn check_modern_message<H: Headers + ?Sized>(
+    headers: &H,
+    message: Option<&Message<'_>>,
+) -> Result<(), BadRequest> {
+    let (method, params) = match message {
+        Some(Message::Request(r)) => (r.method, r.params),
+        Some(Message::Notification(n)) => (n.method, n.params),
         _ => return Ok(()),
     };
     let mismatch = |m| Err(BadRequest::HeaderMismatch(m));
@@ -176,7 +194,16 @@ pub fn check_param_headers<H: Headers + ?Sized>(
     body: &[u8],
     params: &[ParamHeader<'_>],
 ) -> Result<(), BadRequest> {
-    let Ok(Message::Request(r)) = Message::parse(body) else { return Ok(()) };
+    check_param_message(headers, Message::parse(body).ok().as_ref(), params)
+}
+
+/// [`check_param_headers`] over the body's message (`None`: not one valid message).
+pub(crate) fn check_param_message<H: Headers + ?Sized>(
+    headers: &H,
+    message: Option<&Message<'_>>,
+    params: &[ParamHeader<'_>],
+) -> Result<(), BadRequest> {
+    let Some(Message::Request(r)) = message else { return Ok(()) };
     if !r.method.eq_str("tools/call") {
         return Ok(());
     }

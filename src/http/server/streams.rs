@@ -241,6 +241,33 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         }
     }
 
+    /// Back to what [`new`](Self::new) makes over the same store, in place: the HTTP
+    /// server reuses a stateless POST's streams (their tables are kilobytes: built anew,
+    /// they were copied on their way into their box and out again).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn reset(&mut self, config: StreamConfig, epoch: u32, version: Option<ProtocolVersion>) {
+        let Self {
+            log,
+            config: c,
+            epoch: e,
+            version: v,
+            legacy,
+            posts,
+            conns,
+            next_stream,
+            get_delivered,
+            get_unsent,
+            dropped,
+            replaced,
+        } = self;
+        log.reset();
+        (*c, *e, *v, *legacy) = (config, epoch, version, None);
+        posts.iter_mut().for_each(|p| *p = None);
+        conns.iter_mut().for_each(|c| *c = None);
+        (*next_stream, *get_delivered, *get_unsent, *dropped) = (1, 0, 0, 0);
+        replaced.iter_mut().for_each(|r| *r = None);
+    }
+
     /// Streams for a legacy HTTP+SSE session whose `endpoint` event names `post_url`
     /// (at most 192 bytes; `None` when longer).
     pub fn legacy(store: B, config: StreamConfig, post_url: &str) -> Option<Self> {
@@ -819,6 +846,17 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const S: usize, const C: usize> Streams<B, S,
         self.log.into_buffer()
     }
 
+    /// The message store taken out in place, as [`into_store`](Self::into_store) gives
+    /// it, for streams about to be dropped in their box (moving them out first copies
+    /// their tables). They are left over an empty store: use them no more.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn take_store(&mut self) -> B
+    where
+        B: Default,
+    {
+        self.log.take_buffer()
+    }
+
     /// Forgets everything stored (the session ended).
     pub fn clear(&mut self) {
         self.log.clear();
@@ -875,6 +913,48 @@ mod tests {
     use super::*;
 
     type S = Streams<[u8; 2048], 4, 4>;
+
+    /// The whole state but the stored bytes.
+    fn debug_state(s: &S) -> String {
+        let Streams {
+            log,
+            config,
+            epoch,
+            version,
+            legacy,
+            posts,
+            conns,
+            next_stream,
+            get_delivered,
+            get_unsent,
+            dropped,
+            replaced,
+        } = s;
+        format!(
+            "{} {} {} {config:?} {epoch} {version:?} {legacy:?} {posts:?} {conns:?} {next_stream} {get_delivered} \
+             {get_unsent} {dropped} {replaced:?}",
+            log.end(),
+            log.last_seq,
+            log.generation
+        )
+    }
+
+    /// Streams reset after use are the streams `new` makes.
+    #[test]
+    fn reset_streams_are_new_ones() {
+        let config = StreamConfig::default();
+        let mut s: S = Streams::new([0; 2048], config, 7, Some(ProtocolVersion::V2025_11_25));
+        let fresh = debug_state(&Streams::new([0; 2048], config, 9, Some(ProtocolVersion::V2026_07_28)));
+        let origin = s.open_post(Instant::ZERO, 1, 2).unwrap();
+        s.push(Instant::ZERO, Some(origin), b"{}", false).unwrap();
+        s.open_get(Instant::ZERO, 2, None).unwrap();
+        s.push(Instant::ZERO, None, b"{}", false).unwrap();
+        s.open_get(Instant::ZERO, 3, None).unwrap();
+        s.prefer_json();
+        assert_ne!(debug_state(&s), fresh);
+        s.reset(config, 9, Some(ProtocolVersion::V2026_07_28));
+        assert_eq!(debug_state(&s), fresh);
+    }
 
     /// The definition `is_idle`'s counters keep: no connection, every POST answered,
     /// and every stored message of a stream still known sent.

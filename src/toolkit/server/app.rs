@@ -10,7 +10,7 @@
 //! the session's bounded outbox otherwise. Jobs off the loop wake it through the
 //! adapter's mailbox.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -21,7 +21,7 @@ use super::outlet::{Outlet, Refused, Taken};
 use super::server::{Server, serve};
 use super::step::{NoJob, Step};
 use super::work::{Later, Room, Runtime, Work};
-use crate::adapters::app::{Action, Context, Handler, RequestError, SessionTag};
+use crate::adapters::app::{Action, Context, Handler, RequestError, SeqMap, SeqSet, SessionTag};
 use crate::mcp::{LoggingLevel, Method, ResourceUriParams};
 use crate::session::{Event, IncomingRequest, PendingRequest, RequestOptions};
 use crate::time::Instant;
@@ -88,16 +88,16 @@ pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>, 
     idle: I,
     notifier: Notifier,
     /// The URIs each handshake session subscribed to.
-    subscriptions: HashMap<SessionTag, BTreeSet<String>>,
+    subscriptions: SeqMap<SessionTag, BTreeSet<String>>,
     /// Sessions that made 2026-07-28 requests: their listen streams take notifications
     /// (the endpoint sends each only to the streams that asked for it).
     stateless: Stateless,
     /// Work in progress, for the sessions that have some.
-    work: HashMap<SessionTag, Work<J, N>>,
+    work: SeqMap<SessionTag, Work<J, N>>,
     /// Sessions that are ready, to announce list changes to.
-    ready: HashSet<SessionTag>,
+    ready: SeqSet<SessionTag>,
     /// The logging level each session set (`logging/setLevel`).
-    levels: HashMap<SessionTag, LoggingLevel>,
+    levels: SeqMap<SessionTag, LoggingLevel>,
     /// Wakes the loop when a job off it did something (set at the first callback).
     wake: Option<super::tasks::Wakeup>,
 }
@@ -107,7 +107,7 @@ pub struct ServerHandler<'t, S, J = NoJob, const N: usize = 0, F = Fallback<S>, 
 /// requests from one session hashes none of them.
 #[derive(Default)]
 struct Stateless {
-    set: HashSet<SessionTag>,
+    set: SeqSet<SessionTag>,
     last: Option<SessionTag>,
 }
 
@@ -137,11 +137,11 @@ impl<'t, S, J: Step<S>, const N: usize> Server<'t, S, J, N> {
             fallback: not_found::<S>,
             idle: no_timer::<S>,
             notifier: Notifier::new(),
-            subscriptions: HashMap::new(),
+            subscriptions: SeqMap::default(),
             stateless: Stateless::default(),
-            work: HashMap::new(),
-            ready: HashSet::new(),
-            levels: HashMap::new(),
+            work: SeqMap::default(),
+            ready: SeqSet::default(),
+            levels: SeqMap::default(),
             wake: None,
         }
     }

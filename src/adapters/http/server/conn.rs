@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 
 use super::h1::{BodyReader, Framing};
-use crate::http::server::{RequestKind, SessionHandle, SessionId};
+use crate::http::server::{Headers, RequestKind, SessionHandle, SessionId};
 use crate::mcp::ProtocolVersion;
 use crate::time::Instant;
 
@@ -43,7 +43,50 @@ pub(crate) struct Req {
     pub version_refused: Option<crate::http::server::BadRequest>,
     /// The standard headers of a 2026-07-28 request (`MCP-Protocol-Version`,
     /// `Mcp-Method`, `Mcp-Name`, every occurrence), checked against the body.
-    pub modern_headers: Vec<(String, Vec<u8>)>,
+    pub modern_headers: KeptHeaders,
+}
+
+/// Header fields kept past the head, every occurrence in order, in one buffer: a
+/// `String` and a `Vec` for each took two allocations a field (four more for a
+/// stateless POST than for a session's request). Each field is its name's length (two
+/// bytes) and its value's (four), then the name and the value.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeptHeaders(Vec<u8>);
+
+impl KeptHeaders {
+    /// Keeps a field (one with a name of 64 KiB or more, which no head this server
+    /// reads holds, is not kept).
+    pub fn push(&mut self, name: &str, value: &[u8]) {
+        let (Ok(n), Ok(v)) = (u16::try_from(name.len()), u32::try_from(value.len())) else { return };
+        if self.0.is_empty() {
+            // Room for a modern request's usual fields at once (growing from the first
+            // one's size took a reallocation or two more).
+            self.0.reserve(name.len() + value.len() + 128);
+        }
+        self.0.extend_from_slice(&n.to_le_bytes());
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self.0.extend_from_slice(name.as_bytes());
+        self.0.extend_from_slice(value);
+    }
+
+    fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+        let mut rest = &self.0[..];
+        core::iter::from_fn(move || {
+            let (lengths, after) = rest.split_at_checked(6)?;
+            let n = usize::from(u16::from_le_bytes([lengths[0], lengths[1]]));
+            let v = u32::from_le_bytes([lengths[2], lengths[3], lengths[4], lengths[5]]) as usize;
+            let (name, after) = after.split_at_checked(n)?;
+            let (value, after) = after.split_at_checked(v)?;
+            rest = after;
+            Some((name, value))
+        })
+    }
+}
+
+impl Headers for KeptHeaders {
+    fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
+        self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).nth(nth).map(|(_, v)| v)
+    }
 }
 
 /// Where the connection stands.
@@ -230,5 +273,27 @@ impl Conn {
             Framing::Chunked => BodyReader::chunked(cap),
             Framing::Length(_) => BodyReader::length(length.unwrap_or(0), cap),
         }
+    }
+}
+
+#[cfg(test)]
+mod kept_headers_tests {
+    use super::{Headers, KeptHeaders};
+
+    /// Each occurrence of a field, by any case of its name, in the order received.
+    #[test]
+    fn kept_headers_are_found_by_name_and_occurrence() {
+        let mut kept = KeptHeaders::default();
+        assert_eq!(kept.value("mcp-method", 0), None);
+        for (name, value) in [("Mcp-Method", "tools/call"), ("MCP-Name", ""), ("mcp-method", "x"), ("Mcp-Param-A", "1")]
+        {
+            kept.push(name, value.as_bytes());
+        }
+        assert_eq!(kept.value("mcp-method", 0), Some(&b"tools/call"[..]));
+        assert_eq!(kept.value("MCP-METHOD", 1), Some(&b"x"[..]));
+        assert_eq!(kept.value("mcp-method", 2), None);
+        assert_eq!(kept.value("mcp-name", 0), Some(&b""[..]));
+        assert_eq!(kept.value("mcp-param-a", 0), Some(&b"1"[..]));
+        assert_eq!(kept.value("mcp-param", 0), None);
     }
 }

@@ -3,7 +3,7 @@
 //! sessions' streams give, each connection as far as its client takes it.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 use std::io::{self, Write as _};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::time::Duration;
 use mio::{Events, Interest, Poll, Token, Waker};
 
 use super::auth::{AuthRequest, is_metadata_path};
-use super::conn::{Conn, Exchange, INPUT_LIMIT, OUTPUT_LOW, Phase, Req};
+use super::conn::{Conn, Exchange, INPUT_LIMIT, KeptHeaders, OUTPUT_LOW, Phase, Req};
 use super::h1::{
     BodyError, BodyFraming, Framing, HeadError, LAST_CHUNK, MAX_CHUNK, error_response, find_head_end, parse_head,
     response_head,
@@ -24,14 +24,15 @@ use super::options::{ServerOptions, os_seed};
 use super::session::{Life, Pool, fresh, grow_to};
 use super::store::MapStore;
 use crate::adapters::app::{
-    Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SessionTag, apply,
+    Action, ActionPost, Applied, Context, ContextParts, Envelope, Handler, Letter, Post, Sender, SeqMap, SessionTag,
+    apply,
 };
 use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_modern_headers, check_param_headers, check_session_version, classify_body, classify_with, empty_response,
-    is_modern_post, modern_error_status, ok_head,
+    check_modern_message, check_param_message, check_session_version, classify_body, classify_message, classify_with,
+    empty_response, is_modern_message, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
@@ -90,6 +91,14 @@ impl crate::http::server::Headers for H1<'_, '_> {
 /// id; anything else the transport's refusal).
 struct WithoutVersion<'h, H>(&'h H);
 
+/// Whether `message`, which the endpoint wrote, is a result by its first bytes: the
+/// endpoint writes `{"jsonrpc":"2.0","id":<id>,` and then the answer's member. A result
+/// has no error status, and is not parsed (whole) to find that out; anything else is.
+fn plainly_a_result(message: &[u8], id: Option<&[u8]>) -> bool {
+    let rest = message.strip_prefix(br#"{"jsonrpc":"2.0","id":"#);
+    rest.zip(id).and_then(|(r, id)| r.strip_prefix(id)).is_some_and(|r| r.starts_with(br#","result":"#))
+}
+
 impl<H: crate::http::server::Headers> crate::http::server::Headers for WithoutVersion<'_, H> {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         if name.eq_ignore_ascii_case("mcp-protocol-version") { None } else { self.0.value(name, nth) }
@@ -127,7 +136,7 @@ pub struct HttpServer<'a, H: Handler, const OUT: usize = 8, const IN: usize = 16
     free_conns: Vec<usize>,
     live_conns: usize,
     accepting: bool,
-    exchanges: HashMap<u32, usize>,
+    exchanges: SeqMap<u32, usize>,
     next_exchange: u32,
     dirty_conns: Vec<usize>,
     timers: BinaryHeap<Reverse<(Instant, Timer)>>,
@@ -204,7 +213,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             free_conns: Vec::new(),
             live_conns: 0,
             accepting: true,
-            exchanges: HashMap::new(),
+            exchanges: SeqMap::default(),
             next_exchange: 1,
             dirty_conns: Vec::new(),
             timers: BinaryHeap::new(),
@@ -663,15 +672,15 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                         keep_alive: parsed.keep_alive,
                         http10: parsed.http10,
                         version_refused,
-                        modern_headers: req
-                            .headers
-                            .iter()
-                            .filter(|h| {
+                        modern_headers: {
+                            let mut kept = KeptHeaders::default();
+                            let modern = req.headers.iter().filter(|h| {
                                 MODERN_HEADERS.iter().any(|m| h.name.eq_ignore_ascii_case(m))
                                     || h.name.get(..10).is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
-                            })
-                            .map(|h| (h.name.to_ascii_lowercase(), h.value.to_vec()))
-                            .collect(),
+                            });
+                            modern.for_each(|h| kept.push(h.name, h.value));
+                            kept
+                        },
                     },
                     c.content_length,
                     parsed,
@@ -758,7 +767,8 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     return;
                 }
                 let batches = version == Some(ProtocolVersion::V2025_03_26);
-                let kind = match classify_body(&body, batches, DEFAULT_MAX_DEPTH) {
+                // Parsed once here for every check before the endpoint's.
+                let (kind, message) = match classify_message(&body, batches, DEFAULT_MAX_DEPTH) {
                     Ok(k) => k,
                     Err(b) => {
                         self.refuse(i, Refusal::BadRequest(b), version, false);
@@ -769,11 +779,11 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     (Some(h), _) => h,
                     // The era first: an `initialize` with 2026-07-28 headers or `_meta` is
                     // a method this era does not have (404), not a handshake.
-                    (None, _) if is_modern_post(req.version, &body) => {
-                        let headers: Vec<(&str, &[u8])> =
-                            req.modern_headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
-                        let checked = check_modern_headers(&headers[..], &body)
-                            .and_then(|()| check_param_headers(&headers[..], &body, self.opts.param_headers));
+                    (None, _) if is_modern_message(req.version, || message) => {
+                        let headers = &req.modern_headers;
+                        let message = message.as_ref();
+                        let checked = check_modern_message(headers, message)
+                            .and_then(|()| check_param_message(headers, message, self.opts.param_headers));
                         if let Err(b) = checked {
                             self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);
                             return;
@@ -1163,12 +1173,10 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             match a.endpoint.poll_output() {
                 crate::session::Output::Transmit(t) => {
                     let origin = t.origin.map(|o| o.0);
-                    let response = {
-                        let p = Prefix::scan(t.bytes());
-                        p.answer && !p.method
-                    };
-                    if response && stateless {
-                        a.status = a.status.or(modern_error_status(t.bytes()));
+                    let prefix = Prefix::scan(t.bytes());
+                    let response = prefix.answer && !prefix.method;
+                    if response && stateless && a.status.is_none() && !plainly_a_result(t.bytes(), prefix.id()) {
+                        a.status = modern_error_status(t.bytes());
                     }
                     // A store that would have to drop unsent messages (a slow client, no
                     // GET open) or is too small for this one grows first, up to its bound;

@@ -1,11 +1,9 @@
 //! The sessions: the table (ids, expiry, the cap), their tags, waking and putting away,
 //! and the endpoints as a handler's context reaches them.
 
-use std::collections::HashMap;
-
 use super::session::{Awake, Ep, Life, Pool, Session, SessionStreams, fresh, grow_to};
 use super::store::MapStore;
-use crate::adapters::app::{Outbox, RequestError, SessionTag, Sessions, Tickets};
+use crate::adapters::app::{Outbox, RequestError, SeqMap, SessionTag, Sessions, Tickets};
 use crate::http::server::{IdMinter, SessionHandle, SessionId, SessionKey, SessionTable, SessionTicket, StreamConfig};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
 use crate::session::{Config, ConfigError, RequestOptions, Reserves, SendError, Snapshot};
@@ -17,7 +15,7 @@ pub(crate) type Table<'a, const OUT: usize, const IN: usize> =
 
 pub(crate) struct Hub<'a, const OUT: usize, const IN: usize> {
     pub table: Table<'a, OUT, IN>,
-    pub tags: HashMap<SessionTag, SessionHandle>,
+    pub tags: SeqMap<SessionTag, SessionHandle>,
     next_tag: u64,
     pub pool: Pool,
     pub config: Config<'a>,
@@ -34,6 +32,11 @@ pub(crate) struct Hub<'a, const OUT: usize, const IN: usize> {
     /// configuration: every later one is made without measuring it again (a stateless
     /// POST gets an endpoint of its own).
     reserves: [Option<Reserves>; 2],
+    /// The parts of stateless POSTs' sessions that ended, over start-sized buffers, for
+    /// the next POSTs: reset in place rather than built (an endpoint and its streams are
+    /// kilobytes of inline tables, and building them meant copying them into their
+    /// box). As many are kept as the pool keeps buffer sets.
+    spare: Vec<Box<Awake<'a, OUT, IN>>>,
 }
 
 impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
@@ -47,7 +50,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
     ) -> Self {
         Hub {
             table,
-            tags: HashMap::new(),
+            tags: SeqMap::default(),
             next_tag: 1,
             pool,
             config,
@@ -58,6 +61,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             dirty: Vec::new(),
             ended: Vec::new(),
             reserves: [None; 2],
+            spare: Vec::new(),
         }
     }
 
@@ -91,7 +95,11 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
                     }
                     return Some((endpoint, store));
                 }
-                Err(ConfigError::TxTooSmall { needed }) => self.pool.start_tx_at(needed),
+                Err(ConfigError::TxTooSmall { needed }) => {
+                    self.pool.start_tx_at(needed);
+                    // Their transmit buffers are not the start size any more.
+                    self.spare.clear();
+                }
                 Err(_) => return None,
             }
         }
@@ -135,11 +143,20 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
-        // A stateless POST's endpoint serves that era only: `initialize` there is a
-        // method this era does not have.
-        let (endpoint, store) = self.endpoint(now, None, stateless).ok_or(())?;
-        let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
-        let awake = self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?;
+        let awake = match self.spare.pop().filter(|_| stateless) {
+            Some(mut awake) => {
+                let epoch = self.epoch();
+                awake.reset(now, self.streams, epoch);
+                awake
+            }
+            None => {
+                // A stateless POST's endpoint serves that era only: `initialize` there
+                // is a method this era does not have.
+                let (endpoint, store) = self.endpoint(now, None, stateless).ok_or(())?;
+                let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
+                self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?
+            }
+        };
         let tag = SessionTag(self.next_tag);
         let session = Session {
             tag,
@@ -239,21 +256,30 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             return false;
         }
         let Ok(snapshot) = a.endpoint.snapshot() else { return false };
-        let Life::Awake(a) = std::mem::replace(&mut s.life, Life::Asleep(snapshot)) else { return false };
+        let Life::Awake(mut a) = std::mem::replace(&mut s.life, Life::Asleep(snapshot)) else { return false };
         s.sleep_at = None;
         self.awake -= 1;
-        let a = *a;
-        let (rx, tx) = a.endpoint.into_buffers();
-        self.pool.give(rx, tx, a.streams.into_store(), self.awake);
+        self.give_back(&mut a);
         true
     }
 
+    /// An awake session's buffers back to the pool, taken out of its box in place
+    /// (moving its parts out of the box first copied all of them).
+    fn give_back(&mut self, a: &mut Awake<'a, OUT, IN>) {
+        let (rx, tx, store) = a.take_buffers();
+        self.pool.give(rx, tx, store, self.awake);
+    }
+
     fn recycle(&mut self, s: Session<'a, OUT, IN>) {
-        if let Life::Awake(a) = s.life {
-            let mut a = *a;
+        if let Life::Awake(mut a) = s.life {
             a.tickets.cancel_all();
-            let (rx, tx) = a.endpoint.into_buffers();
-            self.pool.give(rx, tx, a.streams.into_store(), self.awake);
+            let keep = self.pool.keep(self.awake);
+            self.spare.truncate(keep);
+            if s.stateless && self.spare.len() < keep && a.start_sized(&self.pool) {
+                self.spare.push(a);
+            } else {
+                self.give_back(&mut a);
+            }
         }
     }
 

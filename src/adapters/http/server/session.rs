@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::adapters::app::{Outbox, SessionTag, Tickets};
-use crate::http::server::Streams;
+use crate::http::server::{StreamConfig, Streams};
 use crate::mcp::{CapabilitySet, ProtocolVersion};
 use crate::session::{Endpoint, Snapshot};
 use crate::time::Instant;
@@ -40,6 +40,36 @@ pub(crate) struct Awake<'a, const OUT: usize, const IN: usize> {
     pub stalled: bool,
     /// A stateless POST refused by the endpoint: the status its response gets.
     pub status: Option<u16>,
+}
+
+impl<const OUT: usize, const IN: usize> Awake<'_, OUT, IN> {
+    /// Back to what a new session's parts are, in place (a stateless POST's, reused for
+    /// the next: see `Hub::spare`).
+    pub fn reset(&mut self, now: Instant, config: StreamConfig, epoch: u32) {
+        let Awake { endpoint, streams, outbox, tickets, feeds, stalled, status } = self;
+        endpoint.reset(now);
+        streams.reset(config, epoch, None);
+        *outbox = Outbox::default();
+        // Empty already, as the session ended (its map and hasher keys are kept).
+        tickets.cancel_all();
+        feeds.clear();
+        (*stalled, *status) = (false, None);
+    }
+
+    /// The buffers taken out in place (moving the parts out of their box first copied
+    /// all of them): the parts are dropped next.
+    pub fn take_buffers(&mut self) -> Buffers {
+        let (rx, tx) = self.endpoint.take_buffers();
+        (rx, tx, self.streams.take_store())
+    }
+
+    /// Whether its buffers are the pool's start sizes.
+    pub fn start_sized(&self, pool: &Pool) -> bool {
+        let (rx, tx, store) = pool.sizes;
+        self.endpoint.receive_capacity() == rx
+            && self.endpoint.transmit_capacity() == tx
+            && self.streams.store_capacity() == store
+    }
 }
 
 pub(crate) enum Life<'a, const OUT: usize, const IN: usize> {
@@ -148,6 +178,12 @@ impl Pool {
     /// once the burst is over, the pool is back to `keep` sets as the sessions end (each
     /// return first drops what is beyond the new bound: without that a burst of N sessions
     /// ending one by one would leave N/2 sets behind for good).
+    /// How many buffer sets (or stateless sessions' parts) are kept while `awake`
+    /// sessions are awake (see [`give`](Self::give)).
+    pub fn keep(&self, awake: usize) -> usize {
+        self.keep.max(awake)
+    }
+
     pub fn give(&mut self, rx: Box<[u8]>, tx: Box<[u8]>, store: Box<[u8]>, awake: usize) {
         let (r, t, s) = self.sizes;
         let keep = self.keep.max(awake);
