@@ -30,7 +30,9 @@ fn same<T: Debug + PartialEq>(what: &str, frame: &[u8], spans: T, text: T) {
     let (a, b) = (format!("{spans:?}"), format!("{text:?}"));
     assert_eq!(a, b, "{what}: span path and text path differ on {}", String::from_utf8_lossy(frame));
     if spans != text {
-        let name = b.split(['(', ' ', '{']).take(2).collect::<Vec<_>>().join("(");
+        // The variant: `Ok(GetPrompt(GetPromptParams { ...` gives `GetPrompt`.
+        let name = b.split(['(', ' ', '{']).find(|w| !w.is_empty() && *w != "Ok" && *w != "Err").unwrap_or("");
+        let name = name.to_owned();
         UNFAITHFUL.with(|u| u.borrow_mut().insert(name));
     }
 }
@@ -334,5 +336,9 @@ fn partial_eq_is_not_faithful_everywhere() {
         check(&frame);
     }
     let found = UNFAITHFUL.with(|u| u.borrow().clone());
-    println!("types whose == is false on Debug-equal values: {found:?}");
+    println!("variants whose == is false on Debug-equal values: {found:?}");
+    // `GetPromptParams` whose `arguments` hold a value that is not a string: `Map`'s `==`
+    // compares values decoded, and an entry that does not decode is unequal even to
+    // itself. When that is fixed, this list shrinks, and this test says so.
+    assert_eq!(found.into_iter().collect::<Vec<_>>(), ["GetPrompt"]);
 }

@@ -627,10 +627,7 @@ fn record_object<'a>(s: &mut Scanner<'a>, spans: &mut Table<'_, 'a>, limit: u16)
             match s.peek() {
                 Some(b',') => {
                     s.pos += 1;
-                    s.skip_ws();
-                    if s.peek() == Some(b'}') {
-                        return Err(broken(s));
-                    }
+                    // (`,}` is refused at the top of the loop, as a missing name.)
                 }
                 Some(b'}') => {
                     s.pos += 1;
