@@ -6,8 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::wire::{
-    EncodeError, ErrorId, Frame, FrameWriter, MemberSpans, Message, MessageKind, ParseOptions, RawJson, Rule, ScanConfig,
-    validate,
+    EncodeError, ErrorId, Frame, FrameWriter, MemberSpans, Message, MessageKind, ParseOptions, RawJson, Rule,
+    ScanConfig, validate,
 };
 
 fuzz_target!(|data: &[u8]| {
