@@ -46,9 +46,10 @@ use std::time::Duration;
 
 use mcp_sansio::framing::LineFramer;
 use mcp_sansio::mcp::{
-    AnyNotification, AnyRequest, AnyResult, Method, ProgressToken, decode_notification, decode_request, decode_result,
+    AnyNotification, AnyRequest, AnyResult, Method, ProgressToken, decode_notification, decode_notification_with_spans,
+    decode_request, decode_request_with_spans, decode_result, decode_result_with_spans,
 };
-use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, Message, RawJson, RequestId};
+use mcp_sansio::wire::{ErrorCode, ErrorId, FrameWriter, JsonStr, MemberSpans, Message, RawJson, RequestId};
 use serde::de::{Deserializer, IgnoredAny, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -1160,28 +1161,62 @@ mod ours {
     /// blocks, tools, resource contents) and reading every field a client or server
     /// would. `text` measures a string: its raw length when timed (nothing is unescaped),
     /// its unescaped length when checked against serde_json.
+    ///
+    /// The envelope pass records where the params' or result's members are
+    /// (`Message::parse_with_spans`) and the typed decoding reads them from there
+    /// (`decode_*_with_spans`), as a dispatch loop would; see [`typed_text`].
     pub fn typed(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
-        typed_walk(line, answering, text, true)
+        typed_walk::<true>(line, answering, text, true)
+    }
+
+    /// [`typed`] the plain way: `Message::parse`, then `decode_request` and its siblings,
+    /// which find every member again in the text.
+    pub fn typed_text(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
+        typed_walk::<false>(line, answering, text, true)
     }
 
     /// [`typed`] without walking the lazy sequences of results (content blocks, tools,
     /// resource contents are left as the spans `decode_result` found): what a peer that
     /// forwards or stores a result pays. The sequences' bytes are counted instead.
     pub fn dispatched(line: &[u8], answering: Option<Method<'_>>, text: &mut dyn FnMut(JsonStr<'_>) -> usize) -> usize {
-        typed_walk(line, answering, text, false)
+        typed_walk::<true>(line, answering, text, false)
     }
 
-    fn typed_walk(
+    /// [`dispatched`] the plain way (see [`typed_text`]).
+    pub fn dispatched_text(
+        line: &[u8],
+        answering: Option<Method<'_>>,
+        text: &mut dyn FnMut(JsonStr<'_>) -> usize,
+    ) -> usize {
+        typed_walk::<false>(line, answering, text, false)
+    }
+
+    fn typed_walk<const SPANS: bool>(
         line: &[u8],
         answering: Option<Method<'_>>,
         text: &mut dyn FnMut(JsonStr<'_>) -> usize,
         walk: bool,
     ) -> usize {
         let raw_len = |r: Option<RawJson<'_>>| r.map_or(0, |r| r.as_bytes().len());
-        let msg = Message::parse(line).expect("valid corpus");
+        let mut spans = MemberSpans::<16>::new();
+        let msg = if SPANS { Message::parse_with_spans(line, &mut spans) } else { Message::parse(line) };
+        let msg = msg.expect("valid corpus");
         let mut sum = msg.kind() as usize;
+        let request = |method, params| {
+            if SPANS { decode_request_with_spans(method, params, &spans) } else { decode_request(method, params) }
+        };
+        let notification = |method, params| {
+            if SPANS {
+                decode_notification_with_spans(method, params, &spans)
+            } else {
+                decode_notification(method, params)
+            }
+        };
+        let result = |method: Method<'_>, result| {
+            if SPANS { decode_result_with_spans(method, result, &spans) } else { decode_result(method, result) }
+        };
         match msg {
-            Message::Request(r) => match decode_request(Method::parse(r.method), r.params).expect("params") {
+            Message::Request(r) => match request(Method::parse(r.method), r.params).expect("params") {
                 AnyRequest::CallTool(p) => {
                     sum += text(p.name);
                     let a: CallArguments<'_> = p.arguments.expect("arguments").decode().expect("arguments");
@@ -1201,7 +1236,7 @@ mod ours {
                 AnyRequest::Ping(_) => {}
                 _ => unreachable!("not in the corpus"),
             },
-            Message::Notification(n) => match decode_notification(Method::parse(n.method), n.params).expect("params") {
+            Message::Notification(n) => match notification(Method::parse(n.method), n.params).expect("params") {
                 AnyNotification::Progress(p) => {
                     sum += token(p.progress_token, text) + p.progress as usize + p.total.unwrap_or(0.0) as usize;
                     sum += p.message.map_or(0, text);
@@ -1219,7 +1254,7 @@ mod ours {
             },
             Message::Response(r) => {
                 let method = answering.expect("a response answers a request");
-                match decode_result(method, r.result).expect("result") {
+                match result(method, r.result).expect("result") {
                     AnyResult::CallTool(res) if !walk => sum += raw_len(res.content.items().and_then(|i| i.raw())),
                     AnyResult::ListTools(res) if !walk => sum += raw_len(res.items.raw()),
                     AnyResult::ReadResource(res) if !walk => sum += raw_len(res.contents.raw()),
@@ -1986,6 +2021,10 @@ fn main() {
         assert_eq!(a, b, "typed decoders disagree on {}", String::from_utf8_lossy(l));
         let (a, b) = (ours::typed(l, *method, &mut unescaped), sj::typed(l, *method));
         assert_eq!(a, b, "typed-by-method decoders disagree on {}", String::from_utf8_lossy(l));
+        assert_eq!(a, ours::typed_text(l, *method, &mut unescaped), "with and without spans");
+        let mut len = |s: JsonStr<'_>| s.raw().len();
+        let (a, b) = (ours::dispatched(l, *method, &mut len), ours::dispatched_text(l, *method, &mut len));
+        assert_eq!(a, b, "with and without spans, items not walked");
     }
     println!(
         "settings: {} interleaved rounds of ~{} ms per candidate, clock: {CLOCK}; medians; MB = 10^6 bytes; \
@@ -2128,6 +2167,20 @@ fn main() {
             zero_alloc: true,
             pass: typed_ours(lines_ref, &answers, ours::dispatched),
         },
+        Candidate {
+            name: "ours: typed by method, no spans (items walked)",
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: true,
+            pass: typed_ours(lines_ref, &answers, ours::typed_text),
+        },
+        Candidate {
+            name: "ours: typed by method, no spans (items not walked)",
+            messages: n,
+            bytes: line_bytes,
+            zero_alloc: true,
+            pass: typed_ours(lines_ref, &answers, ours::dispatched_text),
+        },
     ];
     let decoding = measure(&mut cands, &settings, settings.sample);
     drop(cands);
@@ -2184,6 +2237,20 @@ fn main() {
             bytes: small_bytes,
             zero_alloc: true,
             pass: typed_ours(small_ref, &small_answers, ours::dispatched),
+        },
+        Candidate {
+            name: "small: ours typed by method, no spans",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: typed_ours(small_ref, &small_answers, ours::typed_text),
+        },
+        Candidate {
+            name: "small: ours typed by method, no spans, items not walked",
+            messages: sn,
+            bytes: small_bytes,
+            zero_alloc: true,
+            pass: typed_ours(small_ref, &small_answers, ours::dispatched_text),
         },
     ];
     let small_decoding = measure(&mut cands, &settings, settings.sample);

@@ -25,6 +25,8 @@ if [[ ${#rows[@]} -eq 0 ]]; then
         "serde_json typed by method (Cow text, RawValue)"
         "ours: typed by method (dispatch, items walked)"
         "ours: typed by method (dispatch, items not walked)"
+        "ours: typed by method, no spans (items walked)"
+        "ours: typed by method, no spans (items not walked)"
         "ours: parse + typed params (span decoder, JsonStr)"
         "small: serde_json envelope, &RawValue  [baseline]"
         "small: serde_json into IgnoredAny"
@@ -32,6 +34,8 @@ if [[ ${#rows[@]} -eq 0 ]]; then
         "small: serde_json typed by method"
         "small: ours typed by method"
         "small: ours typed by method, items not walked"
+        "small: ours typed by method, no spans"
+        "small: ours typed by method, no spans, items not walked"
     )
 fi
 

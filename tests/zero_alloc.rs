@@ -4,7 +4,8 @@
 //! with their `_meta` validated, completed results, multi round-trip requests with a
 //! sealed state and their retries, a listen stream and its notifications. The driver
 //! below uses fixed arrays only (the `Pair` harness allocates). The same holds with the
-//! toolkit's server on top (module `toolkit`, at the end).
+//! toolkit's server on top (module `toolkit`, at the end), and for typed decoding from the
+//! members the envelope pass recorded (`decoding_from_recorded_members_allocates_nothing`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -589,6 +590,57 @@ fn a_stateless_session_allocates_nothing() {
         client.sent,
         "every request ended once (the listen stream, not counted as sent, by its cancellation)"
     );
+}
+
+// ---- typed decoding from the recorded members ---------------------------------------------
+
+/// `Message::parse_with_spans` and `decode_*_with_spans` allocate nothing either: every
+/// kind of message, tables that hold the members and tables that overflow (the fallback to
+/// the text), escaped names, values kept raw and errors.
+#[test]
+fn decoding_from_recorded_members_allocates_nothing() {
+    use mcp_sansio::mcp::{
+        Answering, all_methods, decode_notification_with_spans, decode_request_with_spans, decode_result_with_spans,
+    };
+    use mcp_sansio::wire::{MemberSpans, Message};
+
+    const FRAMES: [&[u8]; 10] = [
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":[1,2]},"_meta":{"progressToken":3}}}"#,
+        br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"message":"caf\u00e9"}}"#,
+        br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"k":1}}}"#,
+        br#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"p","arguments":{"a":"b"}}}"#,
+        br#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"x"}],"isError":false}}"#,
+        br#"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":"c"}}"#,
+        br#"{"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"u","text":"t"}],"resultType":"complete"}}"#,
+        br#"{"jsonrpc":"2.0","id":7,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        br#"{"jsonrpc":"2.0","id":8,"result":{"a":1,"b":2,"c":3,"content":[],"resultType":"input_required"}}"#,
+    ];
+    fn pass<const N: usize>() -> usize {
+        let mut decoded = 0;
+        for frame in FRAMES {
+            let mut spans = MemberSpans::<N>::new();
+            let message = Message::parse_with_spans(frame, &mut spans).unwrap();
+            for (method, _) in all_methods() {
+                decoded += match message {
+                    Message::Request(r) => decode_request_with_spans(method, r.params, &spans).is_ok(),
+                    Message::Notification(n) => decode_notification_with_spans(method, n.params, &spans).is_ok(),
+                    Message::Response(r) => {
+                        decode_result_with_spans(Answering::task(method), r.result, &spans).is_ok()
+                            | decode_result_with_spans(method, r.result, &spans).is_ok()
+                    }
+                    Message::Error(_) => false,
+                } as usize;
+            }
+        }
+        decoded
+    }
+    let _ = measure(|| 0);
+    let ((full, overflowing), allocs, deallocs) = measure(|| (pass::<16>(), pass::<2>()));
+    println!("decoded: {full} / {overflowing}, allocations: {allocs}, deallocations: {deallocs}");
+    assert_eq!((allocs, deallocs), (0, 0));
+    assert_eq!(full, overflowing);
+    assert!(full >= FRAMES.len(), "{full}");
 }
 
 // ---- the same with the toolkit's server ---------------------------------------------------

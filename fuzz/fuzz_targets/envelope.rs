@@ -1,11 +1,13 @@
 //! Frames into `Frame::parse`, with and without batches. Every message that parses is
 //! written back with `FrameWriter` (batched responses with `BatchWriter`), and what is
-//! written must be one line that parses to the same message.
+//! written must be one line that parses to the same message. The span path
+//! (`Message::parse_with_spans`, `decode_*_with_spans`) answers exactly as the plain one.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_sansio::wire::{
-    EncodeError, ErrorId, Frame, FrameWriter, Message, MessageKind, ParseOptions, RawJson, Rule, ScanConfig, validate,
+    EncodeError, ErrorId, Frame, FrameWriter, MemberSpans, Message, MessageKind, ParseOptions, RawJson, Rule,
+    ScanConfig, validate,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -33,11 +35,18 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let message = Message::parse(data);
+    // Two capacities: one that holds every member of most inputs, one that overflows.
+    let mut spans = MemberSpans::<16>::new();
+    assert_eq!(Message::parse_with_spans(data, &mut spans), message, "the span path parses differently");
+    let mut small = MemberSpans::<1>::new();
+    assert_eq!(Message::parse_with_spans(data, &mut small), message, "the span path parses differently");
     match Frame::parse(data, &single) {
         Ok(Frame::Single(m)) => {
             assert_eq!(message, Ok(m));
             reencode(&m, data.len());
             dispatch(&m);
+            with_spans(&m, &spans);
+            with_spans(&m, &small);
         }
         Ok(Frame::Batch(_)) => panic!("a batch although batches are off"),
         Err(e) => assert_eq!(message, Err(e)),
@@ -106,6 +115,35 @@ fn dispatch(m: &Message<'_>) {
             }
         }
         Message::Error(_) => {}
+    }
+}
+
+/// Typed decoding from the recorded members gives what decoding from the text gives, for
+/// every method (compared by `Debug`: some types' `==` is false on equal values).
+fn with_spans<const N: usize>(m: &Message<'_>, spans: &MemberSpans<'_, N>) {
+    use mcp_sansio::mcp::{
+        Answering, Method, all_methods, decode_notification, decode_notification_with_spans, decode_request,
+        decode_request_with_spans, decode_result, decode_result_with_spans,
+    };
+    fn same<T: core::fmt::Debug>(a: T, b: T) {
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "the span path decodes differently");
+    }
+    let own = m.method().map(Method::parse);
+    for method in all_methods().map(|(m, _)| m).chain(own) {
+        match m {
+            Message::Request(r) => {
+                same(decode_request_with_spans(method, r.params, spans), decode_request(method, r.params))
+            }
+            Message::Notification(n) => {
+                same(decode_notification_with_spans(method, n.params, spans), decode_notification(method, n.params))
+            }
+            Message::Response(r) => {
+                for a in [Answering::from(method), Answering::task(method)] {
+                    same(decode_result_with_spans(a, r.result, spans), decode_result(a, r.result));
+                }
+            }
+            Message::Error(_) => {}
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use super::seq::Items;
 use super::server::logging::{LogData, LoggingLevel, LoggingMessageParams};
 use super::server::resources::ResourceUriParams;
 use super::server::tools::{CallToolParams, CallToolResult};
-use crate::wire::fields::{Seen, Value, each_member};
+use crate::wire::fields::{Seen, Source, Value};
 use crate::wire::{JsonKind, RawJson};
 
 /// Whether the direct decoders are used in this build.
@@ -41,10 +41,10 @@ fn result_type(v: Value<'_>) -> Option<Option<ResultType<'_>>> {
 }
 
 /// `notifications/progress` params.
-pub(crate) fn progress(object: RawJson<'_>) -> Option<ProgressParams<'_>> {
+pub(crate) fn progress<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<ProgressParams<'a>> {
     let (mut token, mut progress, mut total, mut message, mut meta_) = (None, None, None, None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"progressToken" => token = Some(seen.take(0, ProgressToken::from_raw(v.raw()))?),
             b"progress" => progress = Some(seen.take(1, v.f64())?),
@@ -59,10 +59,10 @@ pub(crate) fn progress(object: RawJson<'_>) -> Option<ProgressParams<'_>> {
 }
 
 /// `notifications/cancelled` params.
-pub(crate) fn cancelled(object: RawJson<'_>) -> Option<CancelledParams<'_>> {
+pub(crate) fn cancelled<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<CancelledParams<'a>> {
     let (mut request_id_, mut reason, mut meta_) = (None, None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"requestId" => request_id_ = Some(seen.take(0, request_id::from_raw(v.raw()))?),
             b"reason" => reason = seen.take(1, text(v))?,
@@ -75,10 +75,10 @@ pub(crate) fn cancelled(object: RawJson<'_>) -> Option<CancelledParams<'_>> {
 }
 
 /// `notifications/message` params.
-pub(crate) fn log_message(object: RawJson<'_>) -> Option<LoggingMessageParams<'_>> {
+pub(crate) fn log_message<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<LoggingMessageParams<'a>> {
     let (mut level, mut logger, mut data, mut meta_) = (None, None, None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"level" => {
                 let wire = seen.take(0, v.str().filter(|s| !s.is_escaped()))?.raw();
@@ -96,10 +96,10 @@ pub(crate) fn log_message(object: RawJson<'_>) -> Option<LoggingMessageParams<'_
 
 /// `resources/subscribe`, `resources/unsubscribe`, `notifications/resources/updated`
 /// params.
-pub(crate) fn resource_uri(object: RawJson<'_>) -> Option<ResourceUriParams<'_>> {
+pub(crate) fn resource_uri<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<ResourceUriParams<'a>> {
     let (mut uri, mut meta_) = (None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"uri" => uri = Some(seen.take(0, v.str())?),
             b"_meta" => meta_ = seen.take(1, meta(v))?,
@@ -112,10 +112,10 @@ pub(crate) fn resource_uri(object: RawJson<'_>) -> Option<ResourceUriParams<'_>>
 
 /// `tools/call` params. A task or input responses are left to serde.
 #[inline(always)]
-pub(crate) fn call_tool(object: RawJson<'_>) -> Option<CallToolParams<'_>> {
+pub(crate) fn call_tool<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<CallToolParams<'a>> {
     let (mut tool, mut arguments, mut request_state, mut meta_) = (None, None, None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"name" => tool = Some(seen.take(0, v.str())?),
             b"arguments" => arguments = seen.take(1, v.nullable(|v| Some(v.raw())))?,
@@ -131,10 +131,10 @@ pub(crate) fn call_tool(object: RawJson<'_>) -> Option<CallToolParams<'_>> {
 
 /// `tools/call` result.
 #[inline(always)]
-pub(crate) fn call_tool_result(object: RawJson<'_>) -> Option<CallToolResult<'_>> {
+pub(crate) fn call_tool_result<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<CallToolResult<'a>> {
     let (mut content, mut structured, mut is_error, mut result_type_, mut meta_) = (None, None, None, None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"content" => {
                 let array = seen.take(0, (v.raw().kind() == JsonKind::Array).then(|| v.raw()))?;
@@ -159,10 +159,10 @@ pub(crate) fn call_tool_result(object: RawJson<'_>) -> Option<CallToolResult<'_>
 }
 
 /// The empty result (`ping`, `logging/setLevel`, subscriptions).
-pub(crate) fn empty_result(object: RawJson<'_>) -> Option<EmptyResult<'_>> {
+pub(crate) fn empty_result<'a, S: Source<'a>>(object: RawJson<'a>, members: S) -> Option<EmptyResult<'a>> {
     let (mut result_type_, mut meta_) = (None, None);
     let mut seen = Seen::default();
-    each_member(object, |name, v| {
+    members.each(object, |name, v| {
         match name {
             b"resultType" => result_type_ = seen.take(0, result_type(v))?,
             b"_meta" => meta_ = seen.take(1, meta(v))?,
@@ -180,13 +180,17 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
+    use crate::wire::fields::Text;
 
     /// Where the direct decoder answers, it answers as serde does; where serde refuses,
     /// the direct decoder gives up (so the caller reports serde's error).
-    fn agrees<'a, T: Deserialize<'a> + PartialEq + Debug>(direct: fn(RawJson<'a>) -> Option<T>, text: &'a str) -> bool {
+    fn agrees<'a, T: Deserialize<'a> + PartialEq + Debug>(
+        direct: fn(RawJson<'a>, Text) -> Option<T>,
+        text: &'a str,
+    ) -> bool {
         let raw = RawJson::parse(text.as_bytes()).unwrap();
         let serde = raw.decode::<T>();
-        match (direct(raw), serde) {
+        match (direct(raw, Text), serde) {
             (Some(d), Ok(s)) => assert_eq!(d, s, "{text}"),
             (Some(d), Err(e)) => panic!("{text}: direct decoded {d:?}, serde refused: {e}"),
             (None, _) => return false,

@@ -39,7 +39,8 @@ use super::server::resources::{
 };
 use super::server::tools::{CallToolParams, CallToolResult, ListToolsResult};
 use super::{Method, MethodKind, direct};
-use crate::wire::{DecodeError, JsonKind, RawJson};
+use crate::wire::fields::{Source, Text};
+use crate::wire::{DecodeError, JsonKind, MemberSpans, RawJson, Recorded};
 
 /// Why params or a result could not be decoded for their method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,29 +217,33 @@ fn object(raw: RawJson<'_>) -> Result<RawJson<'_>, DispatchError> {
     if raw.kind() == JsonKind::Object { Ok(raw) } else { Err(DispatchError::NotAnObject) }
 }
 
-fn required<'a, T: Deserialize<'a>>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
-    Ok(object(params.ok_or(DispatchError::MissingParams)?)?.decode()?)
+fn required<'a, T: Deserialize<'a>>(params: Option<RawJson<'a>>, src: impl Source<'a>) -> Result<T, DispatchError> {
+    Ok(src.decode(object(params.ok_or(DispatchError::MissingParams)?)?)?)
 }
 
 /// [`required`], read by a direct decoder (see [`direct`](super::direct)) where it can.
 /// Inlined, as the direct decoders of the large types are, so that the value is built in
 /// the caller's result rather than copied there.
 #[inline(always)]
-fn required_direct<'a, T: Deserialize<'a>>(
+fn required_direct<'a, T: Deserialize<'a>, S: Source<'a>>(
     params: Option<RawJson<'a>>,
-    direct: fn(RawJson<'a>) -> Option<T>,
+    direct: fn(RawJson<'a>, S) -> Option<T>,
+    src: S,
 ) -> Result<T, DispatchError> {
     let params = object(params.ok_or(DispatchError::MissingParams)?)?;
-    match direct::ENABLED.then(|| direct(params)).flatten() {
+    match direct::ENABLED.then(|| direct(params, src)).flatten() {
         Some(v) => Ok(v),
-        None => Ok(params.decode()?),
+        None => Ok(src.decode(params)?),
     }
 }
 
-fn optional<'a, T: Deserialize<'a> + Default>(params: Option<RawJson<'a>>) -> Result<T, DispatchError> {
+fn optional<'a, T: Deserialize<'a> + Default>(
+    params: Option<RawJson<'a>>,
+    src: impl Source<'a>,
+) -> Result<T, DispatchError> {
     match params {
         None => Ok(T::default()),
-        Some(p) => Ok(object(p)?.decode()?),
+        Some(p) => Ok(src.decode(object(p)?)?),
     }
 }
 
@@ -252,32 +257,72 @@ fn kind_is(method: Method<'_>, kind: MethodKind) -> Result<(), DispatchError> {
 /// Decodes a request's `params` as its method defines them. Methods whose params are
 /// optional accept `None`; an unknown method's params come back untouched.
 pub fn decode_request<'a>(method: Method<'_>, params: Option<RawJson<'a>>) -> Result<AnyRequest<'a>, DispatchError> {
+    request_from(method, params, Text)
+}
+
+/// [`decode_request`], reading the params' members from the table that
+/// [`Message::parse_with_spans`](crate::wire::Message::parse_with_spans) recorded for them
+/// rather than walking them again: the same answer, value or error, for less work (values
+/// kept raw, such as `arguments` and `_meta`, and members the type ignores are not walked
+/// at all). A table recorded for other params, or one that overflowed, is not used; the
+/// params are then read as [`decode_request`] reads them.
+///
+/// Use it with [`Message::parse_with_spans`](crate::wire::Message::parse_with_spans) when
+/// every message is decoded by its method (a server's or client's dispatch loop); use
+/// [`decode_request`] when the params come from elsewhere or the message was parsed with
+/// [`Message::parse`](crate::wire::Message::parse).
+pub fn decode_request_with_spans<'a, const N: usize>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    spans: &MemberSpans<'a, N>,
+) -> Result<AnyRequest<'a>, DispatchError> {
+    request_recorded(method, params, params.and_then(|p| spans.recorded_for(p)))
+}
+
+/// [`decode_request_with_spans`] for a table of any capacity: not generic, so compiled
+/// once, in this crate (see `wire::spans::Table`).
+fn request_recorded<'a>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    recorded: Option<Recorded<'a, '_>>,
+) -> Result<AnyRequest<'a>, DispatchError> {
+    match recorded {
+        Some(recorded) => request_from(method, params, recorded),
+        None => request_from(method, params, Text),
+    }
+}
+
+fn request_from<'a, S: Source<'a>>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    src: S,
+) -> Result<AnyRequest<'a>, DispatchError> {
     use AnyRequest as R;
     kind_is(method, MethodKind::Request)?;
     // Each arm makes the result itself (`map`), so that it is built where it is returned.
     match method {
-        Method::Initialize => required(params).map(R::Initialize),
-        Method::Ping => optional(params).map(R::Ping),
-        Method::ServerDiscover => optional(params).map(R::Discover),
-        Method::CompletionComplete => required(params).map(R::Complete),
-        Method::LoggingSetLevel => required(params).map(R::SetLevel),
-        Method::PromptsList => optional(params).map(R::ListPrompts),
-        Method::PromptsGet => required(params).map(R::GetPrompt),
-        Method::ResourcesList => optional(params).map(R::ListResources),
-        Method::ResourcesTemplatesList => optional(params).map(R::ListResourceTemplates),
-        Method::ResourcesRead => required(params).map(R::ReadResource),
-        Method::ResourcesSubscribe => required_direct(params, direct::resource_uri).map(R::Subscribe),
-        Method::ResourcesUnsubscribe => required_direct(params, direct::resource_uri).map(R::Unsubscribe),
-        Method::SubscriptionsListen => required(params).map(R::SubscriptionsListen),
-        Method::ToolsList => optional(params).map(R::ListTools),
-        Method::ToolsCall => required_direct(params, direct::call_tool).map(R::CallTool),
-        Method::SamplingCreateMessage => required(params).map(R::CreateMessage),
-        Method::RootsList => optional(params).map(R::ListRoots),
-        Method::ElicitationCreate => required(params).map(R::Elicit),
-        Method::TasksGet => required(params).map(R::GetTask),
-        Method::TasksResult => required(params).map(R::GetTaskResult),
-        Method::TasksList => optional(params).map(R::ListTasks),
-        Method::TasksCancel => required(params).map(R::CancelTask),
+        Method::Initialize => required(params, src).map(R::Initialize),
+        Method::Ping => optional(params, src).map(R::Ping),
+        Method::ServerDiscover => optional(params, src).map(R::Discover),
+        Method::CompletionComplete => required(params, src).map(R::Complete),
+        Method::LoggingSetLevel => required(params, src).map(R::SetLevel),
+        Method::PromptsList => optional(params, src).map(R::ListPrompts),
+        Method::PromptsGet => required(params, src).map(R::GetPrompt),
+        Method::ResourcesList => optional(params, src).map(R::ListResources),
+        Method::ResourcesTemplatesList => optional(params, src).map(R::ListResourceTemplates),
+        Method::ResourcesRead => required(params, src).map(R::ReadResource),
+        Method::ResourcesSubscribe => required_direct(params, direct::resource_uri, src).map(R::Subscribe),
+        Method::ResourcesUnsubscribe => required_direct(params, direct::resource_uri, src).map(R::Unsubscribe),
+        Method::SubscriptionsListen => required(params, src).map(R::SubscriptionsListen),
+        Method::ToolsList => optional(params, src).map(R::ListTools),
+        Method::ToolsCall => required_direct(params, direct::call_tool, src).map(R::CallTool),
+        Method::SamplingCreateMessage => required(params, src).map(R::CreateMessage),
+        Method::RootsList => optional(params, src).map(R::ListRoots),
+        Method::ElicitationCreate => required(params, src).map(R::Elicit),
+        Method::TasksGet => required(params, src).map(R::GetTask),
+        Method::TasksResult => required(params, src).map(R::GetTaskResult),
+        Method::TasksList => optional(params, src).map(R::ListTasks),
+        Method::TasksCancel => required(params, src).map(R::CancelTask),
         _ => Ok(R::Other(params)),
     }
 }
@@ -287,22 +332,54 @@ pub fn decode_notification<'a>(
     method: Method<'_>,
     params: Option<RawJson<'a>>,
 ) -> Result<AnyNotification<'a>, DispatchError> {
+    notification_from(method, params, Text)
+}
+
+/// [`decode_notification`], reading the params' members from the table that
+/// [`Message::parse_with_spans`](crate::wire::Message::parse_with_spans) recorded (see
+/// [`decode_request_with_spans`]): the same answer for less work.
+pub fn decode_notification_with_spans<'a, const N: usize>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    spans: &MemberSpans<'a, N>,
+) -> Result<AnyNotification<'a>, DispatchError> {
+    notification_recorded(method, params, params.and_then(|p| spans.recorded_for(p)))
+}
+
+/// [`decode_notification_with_spans`] for a table of any capacity (see
+/// [`request_recorded`]).
+fn notification_recorded<'a>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    recorded: Option<Recorded<'a, '_>>,
+) -> Result<AnyNotification<'a>, DispatchError> {
+    match recorded {
+        Some(recorded) => notification_from(method, params, recorded),
+        None => notification_from(method, params, Text),
+    }
+}
+
+fn notification_from<'a, S: Source<'a>>(
+    method: Method<'_>,
+    params: Option<RawJson<'a>>,
+    src: S,
+) -> Result<AnyNotification<'a>, DispatchError> {
     use AnyNotification as N;
     kind_is(method, MethodKind::Notification)?;
     // Each arm makes the result itself (`map`), so that it is built where it is returned.
     match method {
-        Method::Initialized => optional(params).map(N::Initialized),
-        Method::Cancelled => required_direct(params, direct::cancelled).map(N::Cancelled),
-        Method::Progress => required_direct(params, direct::progress).map(N::Progress),
-        Method::LogMessage => required_direct(params, direct::log_message).map(N::LogMessage),
-        Method::ResourcesListChanged => optional(params).map(N::ResourcesListChanged),
-        Method::ResourcesUpdated => required_direct(params, direct::resource_uri).map(N::ResourceUpdated),
-        Method::PromptsListChanged => optional(params).map(N::PromptsListChanged),
-        Method::ToolsListChanged => optional(params).map(N::ToolsListChanged),
-        Method::RootsListChanged => optional(params).map(N::RootsListChanged),
-        Method::ElicitationComplete => required(params).map(N::ElicitationComplete),
-        Method::TasksStatus => required(params).map(N::TaskStatus),
-        Method::SubscriptionsAcknowledged => required(params).map(N::SubscriptionsAcknowledged),
+        Method::Initialized => optional(params, src).map(N::Initialized),
+        Method::Cancelled => required_direct(params, direct::cancelled, src).map(N::Cancelled),
+        Method::Progress => required_direct(params, direct::progress, src).map(N::Progress),
+        Method::LogMessage => required_direct(params, direct::log_message, src).map(N::LogMessage),
+        Method::ResourcesListChanged => optional(params, src).map(N::ResourcesListChanged),
+        Method::ResourcesUpdated => required_direct(params, direct::resource_uri, src).map(N::ResourceUpdated),
+        Method::PromptsListChanged => optional(params, src).map(N::PromptsListChanged),
+        Method::ToolsListChanged => optional(params, src).map(N::ToolsListChanged),
+        Method::RootsListChanged => optional(params, src).map(N::RootsListChanged),
+        Method::ElicitationComplete => required(params, src).map(N::ElicitationComplete),
+        Method::TasksStatus => required(params, src).map(N::TaskStatus),
+        Method::SubscriptionsAcknowledged => required(params, src).map(N::SubscriptionsAcknowledged),
         _ => Ok(N::Other(params)),
     }
 }
@@ -339,10 +416,44 @@ pub fn decode_result<'a, 'm>(
     answering: impl Into<Answering<'m>>,
     result: RawJson<'a>,
 ) -> Result<AnyResult<'a>, DispatchError> {
+    result_from(answering.into(), result, Text)
+}
+
+/// [`decode_result`], reading the result's members from the table that
+/// [`Message::parse_with_spans`](crate::wire::Message::parse_with_spans) recorded (see
+/// [`decode_request_with_spans`]): the same answer for less work. A tool's `content`, a
+/// list's items, a resource's `contents` are kept as their spans without being walked,
+/// and `resultType` is read from the decoded members, never looked for on its own unless
+/// decoding fails.
+pub fn decode_result_with_spans<'a, 'm, const N: usize>(
+    answering: impl Into<Answering<'m>>,
+    result: RawJson<'a>,
+    spans: &MemberSpans<'a, N>,
+) -> Result<AnyResult<'a>, DispatchError> {
+    result_recorded(answering.into(), result, spans.recorded_for(result))
+}
+
+/// [`decode_result_with_spans`] for a table of any capacity (see [`request_recorded`]).
+fn result_recorded<'a>(
+    answering: Answering<'_>,
+    result: RawJson<'a>,
+    recorded: Option<Recorded<'a, '_>>,
+) -> Result<AnyResult<'a>, DispatchError> {
+    match recorded {
+        Some(recorded) => result_from(answering, result, recorded),
+        None => result_from(answering, result, Text),
+    }
+}
+
+fn result_from<'a, S: Source<'a>>(
+    answering: Answering<'_>,
+    result: RawJson<'a>,
+    src: S,
+) -> Result<AnyResult<'a>, DispatchError> {
     use AnyResult as A;
-    let Answering { method, task_augmented } = answering.into();
+    let Answering { method, task_augmented } = answering;
     kind_is(method, MethodKind::Request)?;
-    let r = Answer { method, result: object(result)? };
+    let r = Answer { method, result: object(result)?, src };
     if task_augmented && matches!(method, Method::ToolsCall | Method::SamplingCreateMessage | Method::ElicitationCreate)
     {
         return r.typed(A::CreateTask);
@@ -373,19 +484,20 @@ pub fn decode_result<'a, 'm>(
     }
 }
 
-/// A result object and the method of the request it answers.
-struct Answer<'a, 'm> {
+/// A result object, the method of the request it answers, and where its members are read.
+struct Answer<'a, 'm, S> {
     method: Method<'m>,
     result: RawJson<'a>,
+    src: S,
 }
 
-impl<'a> Answer<'a, '_> {
+impl<'a, S: Source<'a>> Answer<'a, '_, S> {
     /// Decoded as the method's own result type `T`, checked by its `resultType`.
     fn typed<T: Deserialize<'a> + CarriesResultType<'a>>(
         &self,
         wrap: fn(T) -> AnyResult<'a>,
     ) -> Result<AnyResult<'a>, DispatchError> {
-        match self.result.decode::<T>() {
+        match self.src.decode::<T>(self.result) {
             Ok(v) => self.checked(v, wrap),
             Err(e) => match ResultType::of(self.result) {
                 None => Err(DispatchError::BadResultType),
@@ -401,9 +513,9 @@ impl<'a> Answer<'a, '_> {
     fn typed_direct<T: Deserialize<'a> + CarriesResultType<'a>>(
         &self,
         wrap: fn(T) -> AnyResult<'a>,
-        direct: fn(RawJson<'a>) -> Option<T>,
+        direct: fn(RawJson<'a>, S) -> Option<T>,
     ) -> Result<AnyResult<'a>, DispatchError> {
-        match direct::ENABLED.then(|| direct(self.result)).flatten() {
+        match direct::ENABLED.then(|| direct(self.result, self.src)).flatten() {
             Some(v) => self.checked(v, wrap),
             None => self.typed(wrap),
         }

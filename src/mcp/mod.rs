@@ -16,7 +16,7 @@
 //! | server features | tools ([`Tool`], [`CallToolParams`], [`CallToolResult`], [`TextToolResult`]), resources ([`Resource`], [`ReadResourceResult`]), prompts ([`Prompt`], [`GetPromptResult`]), [`CompleteParams`], logging ([`LoggingMessageParams`]), pagination and caching ([`ListResult`], [`PaginatedParams`]), [`DiscoverResult`] |
 //! | client features | [`Root`], sampling ([`CreateMessageParams`]), elicitation ([`ElicitParams`]) |
 //! | content | [`ContentBlock`] and its variants, [`Annotations`] |
-//! | decoding by method | [`decode_request`], [`decode_notification`], [`decode_result`] |
+//! | decoding by method | [`decode_request`], [`decode_notification`], [`decode_result`]; their `_with_spans` forms read the members [`Message::parse_with_spans`](crate::wire::Message::parse_with_spans) recorded |
 //! | lazy sequences and params | [`Items`], [`Map`], [`Lazy`] (params read member by member) |
 //! | methods and versions | [`Method`], [`ProtocolVersion`], [`Capability`] |
 //!
@@ -86,8 +86,8 @@ pub use content::{
     ResourceLink, TextContent, ToolResultContent, ToolUseContent,
 };
 pub use dispatch::{
-    Answering, AnyNotification, AnyRequest, AnyResult, DispatchError, decode_notification, decode_request,
-    decode_result,
+    Answering, AnyNotification, AnyRequest, AnyResult, DispatchError, decode_notification,
+    decode_notification_with_spans, decode_request, decode_request_with_spans, decode_result, decode_result_with_spans,
 };
 pub use lazy::Lazy;
 pub use method::{Direction, Method, MethodKind, MethodSpec, Role, all_methods};

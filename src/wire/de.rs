@@ -28,6 +28,7 @@ use super::lend::{self, LendAccess, Lent};
 use super::navigate;
 use super::raw::{RAW_TOKEN, RawJson, parse_i64, parse_u64};
 use super::scan::StrSpan;
+use super::spans::Entry;
 use super::string::{JsonStr, SJC_ESCAPED_STR};
 
 type Result<T> = core::result::Result<T, Error>;
@@ -43,6 +44,22 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
 
 /// Decodes `T` from the value that starts at `start` in `input` (validated text), and
 /// returns the offset after what it read (the end of the value when decoding succeeds).
+/// Decodes `T` from an object whose top-level members were recorded by the envelope pass
+/// (see [`MemberSpans`](super::MemberSpans)): a struct or map is visited member by member
+/// from the table, each value read where it is known to be, without walking past it to
+/// find the next member (values kept raw, ignored ones, strings are taken as they stand).
+/// Anything else `T` asks for is read from the text as [`decode`] reads it.
+///
+/// The same visitor sees the same members in the same order as with [`decode`], so a
+/// value decoded here is the value [`decode`] gives; errors are not worth making precise
+/// twice: the caller decodes again with [`decode`] to report one.
+pub(crate) fn decode_recorded<'a, T: de::Deserialize<'a>>(
+    recorded: super::Recorded<'a, '_>,
+) -> core::result::Result<T, DecodeError> {
+    let mut de = Deserializer::new(recorded.object, 0, None);
+    T::deserialize(Root { de: &mut de, entries: recorded.entries }).map_err(|e| de.error(e))
+}
+
 pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
     input: &'a [u8],
     start: usize,
@@ -62,6 +79,11 @@ struct Deserializer<'a, 's> {
     key: Option<StrSpan>,
     /// The innermost member whose value failed, once one has.
     failed_in: Option<StrSpan>,
+    /// A value whose span is known already, as (start, end), and its body if it is a
+    /// string: the member being read from a recorded table (see [`decode_recorded`]),
+    /// taken as it stands rather than walked again.
+    known: (usize, usize),
+    known_text: Option<StrSpan>,
 }
 
 /// Inputs up to this length are turned into one `&str` the first time a string must be
@@ -77,7 +99,7 @@ const NAME_BUF: usize = 128;
 impl<'a, 's> Deserializer<'a, 's> {
     shared_when_compact! {
     fn new(input: &'a [u8], pos: usize, scratch: Option<&'s mut [u8]>) -> Self {
-        Self { input, pos, scratch, text: None, key: None, failed_in: None }
+        Self { input, pos, scratch, text: None, key: None, failed_in: None, known: (usize::MAX, 0), known_text: None }
     }
     }
 
@@ -111,7 +133,7 @@ impl<'a, 's> Deserializer<'a, 's> {
     /// The value at `pos` as a span, moving past it.
     fn take_value(&mut self) -> &'a [u8] {
         let start = navigate::skip_ws(self.input, self.pos);
-        let end = navigate::value_end(self.input, start);
+        let end = if start == self.known.0 { self.known.1 } else { navigate::value_end(self.input, start) };
         self.pos = end;
         self.input.get(start..end).unwrap_or_default()
     }
@@ -125,6 +147,12 @@ impl<'a, 's> Deserializer<'a, 's> {
     fn take_span(&mut self) -> Result<StrSpan> {
         if self.peek() != Some(b'"') {
             return Err(self.invalid_type(Expected::String));
+        }
+        if self.pos == self.known.0
+            && let Some(span) = self.known_text
+        {
+            self.pos = self.known.1;
+            return Ok(span);
         }
         let (span, end) = navigate::string(self.input, self.pos);
         self.pos = end;
@@ -647,6 +675,105 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let key = self.de.member_value();
         seed.deserialize(&mut *self.de).inspect_err(|_| self.de.failed_in(key))
+    }
+}
+
+/// The object of [`decode_recorded`]: a struct or a map is visited from the table.
+struct Root<'d, 'a, 's, 'r> {
+    de: &'d mut Deserializer<'a, 's>,
+    entries: &'r [Entry],
+}
+
+impl<'d, 'a, 's, 'r> Root<'d, 'a, 's, 'r> {
+    fn members<V: Visitor<'a>>(self, visitor: V, _fields: &'static [&'static str]) -> Result<V::Value> {
+        visitor.visit_map(RecordedMembers {
+            de: self.de,
+            entries: self.entries.iter(),
+            value: None,
+            #[cfg(mcp_sansio_wide)]
+            fields: _fields,
+        })
+    }
+}
+
+/// Forwards to the text deserializer what [`Root`] does not read from the table.
+macro_rules! forward_to_text {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            de::Deserializer::$method(&mut *self.de, $($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Root<'_, 'de, '_, '_> {
+    type Error = Error;
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.members(visitor, fields)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.members(visitor, &[])
+    }
+
+    forward_to_text! {
+        deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16(); deserialize_i32();
+        deserialize_i64(); deserialize_u8(); deserialize_u16(); deserialize_u32(); deserialize_u64();
+        deserialize_f32(); deserialize_f64(); deserialize_char(); deserialize_str(); deserialize_string();
+        deserialize_bytes(); deserialize_byte_buf(); deserialize_option(); deserialize_unit();
+        deserialize_unit_struct(name: &'static str); deserialize_newtype_struct(name: &'static str);
+        deserialize_seq(); deserialize_tuple(len: usize); deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]); deserialize_identifier();
+        deserialize_ignored_any();
+    }
+}
+
+/// The members of a recorded object, from its table.
+struct RecordedMembers<'d, 'a, 's, 'r> {
+    de: &'d mut Deserializer<'a, 's>,
+    entries: core::slice::Iter<'r, Entry>,
+    /// The member whose name was just read.
+    value: Option<&'r Entry>,
+    /// The struct's member names, when a struct is read (see [`Deserializer::field`]).
+    #[cfg(mcp_sansio_wide)]
+    fields: &'static [&'static str],
+}
+
+impl<'de> de::MapAccess<'de> for RecordedMembers<'_, 'de, '_, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some(entry) = self.entries.next() else { return Ok(None) };
+        self.value = Some(entry);
+        // A struct's own member name, as `Deserializer::field` hands it over, without a
+        // look at the text.
+        #[cfg(mcp_sansio_wide)]
+        if let Some(name) = entry.plain_name(self.de.input)
+            && let Some(field) = self.fields.iter().find(|f| f.as_bytes() == name)
+        {
+            return seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(field)).map(Some);
+        }
+        self.de.pos = entry.name_quote();
+        seed.deserialize(MapKey {
+            de: &mut *self.de,
+            #[cfg(mcp_sansio_wide)]
+            fields: self.fields,
+        })
+        .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let Some(entry) = self.value.take() else { return Err(Error(DecodeErrorKind::InvalidValue)) };
+        let (start, end) = entry.value();
+        self.de.pos = start;
+        self.de.known = (start, end);
+        self.de.known_text = entry.string();
+        seed.deserialize(&mut *self.de)
     }
 }
 

@@ -26,6 +26,7 @@ use super::id::RequestIdRef;
 use super::navigate::{Elements, Members};
 use super::raw::RawJson;
 use super::scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanError, ScanErrorKind, Scanner, StrSpan};
+use super::spans::{MemberSpans, Table};
 use super::string::JsonStr;
 
 /// How frames are parsed.
@@ -73,7 +74,11 @@ impl Member {
         (Member::Error, "error"),
     ];
 
-    fn of(name: JsonStr<'_>) -> Option<Member> {
+    /// The member named `name`. Generic over the recorder of the `parse_object` that
+    /// calls it (and unused): one instance per `parse_object` instance, each with a
+    /// single caller, so that each is inlined as when there was one `parse_object`.
+    #[allow(clippy::extra_unused_type_parameters)] // it is there to make instances
+    fn of<R>(name: JsonStr<'_>) -> Option<Member> {
         if !name.is_escaped() && find::COMPACT {
             // The table, compared with memcmp: smaller code.
             return Member::ALL.iter().find(|(_, n)| n.as_bytes() == name.raw()).map(|(m, _)| *m);
@@ -351,13 +356,45 @@ impl<'a> Message<'a> {
         // building a `Frame` to take the message back out of. (Not in the compact build,
         // where a second call site of `parse_object` costs more code than it saves time.)
         if !find::COMPACT && frame.get(super::navigate::skip_ws(frame, 0)) == Some(&b'{') {
-            return parse_object(frame, options.max_depth.min(MAX_DEPTH_LIMIT));
+            return parse_object(frame, options.max_depth.min(MAX_DEPTH_LIMIT), NoRecord);
         }
         match Frame::parse(frame, &ParseOptions { allow_batch: false, ..*options })? {
             Frame::Single(m) => Ok(m),
             // Unreachable with allow_batch off; answer as the refusal would.
             Frame::Batch(_) => Err(unknown(Rule::BatchNotAllowed)),
         }
+    }
+
+    /// [`parse`](Self::parse), recording in `spans` where the top-level members of the
+    /// message's `params` (requests, notifications) or `result` (responses) are, so that
+    /// decoding them by method does not walk them again: pass the table to
+    /// [`mcp::decode_request_with_spans`](crate::mcp::decode_request_with_spans),
+    /// [`decode_notification_with_spans`](crate::mcp::decode_notification_with_spans) or
+    /// [`decode_result_with_spans`](crate::mcp::decode_result_with_spans).
+    ///
+    /// The answer is exactly [`parse`](Self::parse)'s, message or error. Use it when the
+    /// params or result will be decoded as a whole; a caller that only routes or forwards
+    /// messages, or reads a member or two (see [`RawJson::get`], `mcp::Lazy`), is better
+    /// served by [`parse`](Self::parse), which records nothing. The table is started afresh;
+    /// it holds nothing useful after an error, for a batch, or when the message has no
+    /// object to record.
+    ///
+    /// ```
+    /// use mcp_sansio::mcp::{AnyRequest, Method, decode_request_with_spans};
+    /// use mcp_sansio::wire::{MemberSpans, Message};
+    ///
+    /// let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2}}}"#;
+    /// let mut spans = MemberSpans::<16>::new();
+    /// let Message::Request(req) = Message::parse_with_spans(frame, &mut spans).unwrap() else { panic!() };
+    /// let params = decode_request_with_spans(Method::parse(req.method), req.params, &spans).unwrap();
+    /// let AnyRequest::CallTool(call) = params else { panic!() };
+    /// assert_eq!(call.name, "add");
+    /// ```
+    pub fn parse_with_spans<const N: usize>(
+        frame: &'a [u8],
+        spans: &mut MemberSpans<'a, N>,
+    ) -> Result<Self, EnvelopeError<'a>> {
+        parse_recording(frame, spans.table())
     }
 
     /// Which of the four kinds this is.
@@ -406,7 +443,7 @@ impl<'a> Frame<'a> {
         let mut s = Scanner::new(frame);
         s.skip_ws();
         match s.peek() {
-            Some(b'{') => parse_object(frame, depth).map(Frame::Single),
+            Some(b'{') => parse_object(frame, depth, NoRecord).map(Frame::Single),
             Some(b'[') => {
                 let (start, end) = s.document(depth).map_err(json_error)?;
                 let array = &frame[start..end];
@@ -484,7 +521,7 @@ impl<'a> Iterator for BatchIter<'a> {
         let (start, end) = self.inner.next()?;
         let element = self.array.get(start..end)?;
         Some(if element.first() == Some(&b'{') {
-            parse_object(element, self.depth)
+            parse_object(element, self.depth, NoRecord)
         } else {
             Err(unknown(Rule::NotAnObject))
         })
@@ -515,8 +552,122 @@ struct Seen {
     duplicate: Option<Member>,
 }
 
-/// Parses one envelope object (the frame starts, after whitespace, with `{`).
-fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeError<'_>> {
+/// What the envelope pass does with the members of `params` and `result`: nothing
+/// ([`NoRecord`], plain [`Message::parse`]), or record them in a [`MemberSpans`]
+/// ([`Message::parse_with_spans`]). A compile-time choice: `parse_object` is
+/// monomorphised for each, so the plain parse is the code it was before recording existed.
+///
+/// (No method here is `#[inline]`: an inlinable method that calls the scanner would make
+/// the scanner an exported symbol, called through the GOT from the plain parse too.)
+pub(crate) trait Record<'a> {
+    /// Whether anything is recorded; `false` removes the recording from `parse_object`.
+    const ON: bool;
+
+    /// Scans the object at `s.pos`, the value of `params` or `result`, with at most
+    /// `limit` containers open in it (itself included), and records its members; returns
+    /// its span.
+    fn object(&mut self, s: &mut Scanner<'a>, limit: u16) -> Result<(usize, usize), ScanError>;
+}
+
+/// The plain parse: values are scanned, nothing is recorded. (Passed by value: no
+/// argument at all.)
+pub(crate) struct NoRecord;
+
+impl<'a> Record<'a> for NoRecord {
+    const ON: bool = false;
+
+    /// Never called (`ON` is false); scans the object as any other value.
+    fn object(&mut self, s: &mut Scanner<'a>, limit: u16) -> Result<(usize, usize), ScanError> {
+        s.value(limit)
+    }
+}
+
+impl<'a> Record<'a> for &mut Table<'_, 'a> {
+    const ON: bool = true;
+
+    fn object(&mut self, s: &mut Scanner<'a>, limit: u16) -> Result<(usize, usize), ScanError> {
+        record_object(s, self, limit)
+    }
+}
+
+/// Scans the object at `s.pos` (with at most `limit` containers open in it, itself
+/// included, `limit >= 2`) and records its top-level members in `spans`.
+///
+/// The grammar is `Scanner::value`'s for an object, member by member; any error is
+/// reported again by the plain parse (see [`Message::parse_with_spans`]), so only what
+/// this accepts must agree with it, not how it fails.
+#[inline(never)]
+fn record_object<'a>(s: &mut Scanner<'a>, spans: &mut Table<'_, 'a>, limit: u16) -> Result<(usize, usize), ScanError> {
+    let start = s.pos;
+    let frame = s.buf();
+    spans.begin();
+    s.pos += 1; // the '{'
+    s.skip_ws();
+    if s.peek() == Some(b'}') {
+        s.pos += 1;
+    } else {
+        loop {
+            s.skip_ws();
+            if s.peek() != Some(b'"') {
+                return Err(broken(s));
+            }
+            let name = s.string()?;
+            s.expect(b':', ScanErrorKind::ExpectedColon)?;
+            s.skip_ws();
+            let value_start = s.pos;
+            let text = match s.peek() {
+                Some(b'"') => Some(s.string()?),
+                _ => {
+                    s.value(limit - 1)?;
+                    None
+                }
+            };
+            spans.member(start, name, (value_start, s.pos), text);
+            s.skip_ws();
+            match s.peek() {
+                Some(b',') => {
+                    s.pos += 1;
+                    // (`,}` is refused at the top of the loop, as a missing name.)
+                }
+                Some(b'}') => {
+                    s.pos += 1;
+                    break;
+                }
+                _ => return Err(broken(s)),
+            }
+        }
+    }
+    spans.finish(frame.get(start..s.pos).unwrap_or_default());
+    Ok((start, s.pos))
+}
+
+/// [`Message::parse_with_spans`] for a table of any capacity (see [`Table`]).
+fn parse_recording<'a>(frame: &'a [u8], mut table: Table<'_, 'a>) -> Result<Message<'a>, EnvelopeError<'a>> {
+    table.clear();
+    if frame.get(super::navigate::skip_ws(frame, 0)) == Some(&b'{')
+        && let Ok(message) = parse_object(frame, DEFAULT_MAX_DEPTH, &mut table)
+    {
+        return Ok(message);
+    }
+    // Not an object, or broken: the plain parse says why, exactly as it always does.
+    table.clear();
+    Message::parse(frame)
+}
+
+/// An error in a recorded object: which one does not matter, the plain parse finds it
+/// again and reports it (see [`parse_recording`]).
+#[cold]
+fn broken(s: &Scanner<'_>) -> ScanError {
+    ScanError { kind: ScanErrorKind::UnexpectedByte, offset: s.pos }
+}
+
+/// Parses one envelope object (the frame starts, after whitespace, with `{`), the
+/// values of its members scanned (and, for `params` and `result`, recorded) by `record`.
+fn parse_object<'a, R: Record<'a>>(
+    frame: &'a [u8],
+    max_depth: u16,
+    mut record: R,
+) -> Result<Message<'a>, EnvelopeError<'a>> {
     let mut s = Scanner::new(frame);
     s.skip_ws();
     if max_depth == 0 {
@@ -536,7 +687,7 @@ fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeErr
             let name = s.string().map_err(json_error)?;
             s.expect(b':', ScanErrorKind::ExpectedColon).map_err(json_error)?;
             s.skip_ws();
-            let member = Member::of(JsonStr::from_span(frame, name));
+            let member = Member::of::<R>(JsonStr::from_span(frame, name));
             let integer = if member == Some(Member::Id) && matches!(s.peek(), Some(b'-' | b'0'..=b'9')) {
                 let start = s.pos;
                 let integer = s.number().map_err(json_error)?;
@@ -560,6 +711,9 @@ fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeErr
                     };
                     *if m == Member::Method { &mut seen.method_str } else { &mut seen.jsonrpc_str } = text;
                     (start, s.pos)
+                }
+                (None, Some(Member::Params | Member::Result)) if R::ON && max_depth >= 3 && s.peek() == Some(b'{') => {
+                    record.object(&mut s, max_depth - 1).map_err(json_error)?
                 }
                 (None, _) => s.value(max_depth - 1).map_err(json_error)?,
             };
@@ -603,7 +757,7 @@ fn parse_object(frame: &[u8], max_depth: u16) -> Result<Message<'_>, EnvelopeErr
         }
     }
     s.finish().map_err(json_error)?;
-    classify(frame, &seen)
+    classify::<R>(frame, &seen)
 }
 
 fn scan_err(s: &Scanner<'_>, frame: &[u8], kind: ScanErrorKind) -> ScanError {
@@ -618,7 +772,9 @@ enum IdValue<'a> {
     Invalid,
 }
 
-fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeError<'a>> {
+/// (Generic over the recorder for one instance per `parse_object` instance: see
+/// `Member::of`.)
+fn classify<'a, R>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeError<'a>> {
     let span = |(start, end): (usize, usize)| RawJson::from_validated(&frame[start..end]);
     let id = seen.id.map(|(start, end, integer)| match (frame[start], integer) {
         (b'"', _) | (_, Some(true)) => IdValue::Valid(RequestIdRef::from_validated(&frame[start..end])),
@@ -691,7 +847,7 @@ fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeErr
             Some(IdValue::Invalid) => return fail(Rule::InvalidId),
             None | Some(IdValue::Null) => None,
         };
-        return match error_object(error) {
+        return match error_object::<R>(error) {
             Ok(error) => Ok(Message::Error(ErrorResponse { id, error })),
             Err(rule) => fail(rule),
         };
@@ -699,7 +855,9 @@ fn classify<'a>(frame: &'a [u8], seen: &Seen) -> Result<Message<'a>, EnvelopeErr
     fail(Rule::NotAMessage)
 }
 
-fn error_object(error: RawJson<'_>) -> Result<ErrorObject<'_>, Rule> {
+/// (Generic over the recorder: see `Member::of`.)
+#[allow(clippy::extra_unused_type_parameters)] // it is there to make instances
+fn error_object<R>(error: RawJson<'_>) -> Result<ErrorObject<'_>, Rule> {
     if !error.is_object() {
         return Err(Rule::ErrorNotObject);
     }

@@ -174,6 +174,56 @@ pub(crate) fn each_member_knowing<'a>(
     }
 }
 
+/// Where a direct decoder or a typed decoding reads an object's members from: the text
+/// ([`Text`], walked member by member) or the table the envelope pass recorded
+/// ([`Recorded`](super::Recorded), see [`MemberSpans`](super::MemberSpans)). A type
+/// parameter, so that the decoders over the text compile to what they were before tables
+/// existed.
+pub(crate) trait Source<'a>: Copy {
+    /// [`each_member`] of `object` (the object this source describes).
+    fn each(self, object: RawJson<'a>, each: impl FnMut(&'a [u8], Value<'a>) -> Option<()>) -> Option<()>;
+
+    /// `object` decoded as `T` (the error, if any, as [`RawJson::decode`] reports it).
+    fn decode<T: serde::Deserialize<'a>>(self, object: RawJson<'a>) -> Result<T, super::DecodeError>;
+}
+
+/// The members read from the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Text;
+
+impl<'a> Source<'a> for Text {
+    #[inline(always)]
+    fn each(self, object: RawJson<'a>, each: impl FnMut(&'a [u8], Value<'a>) -> Option<()>) -> Option<()> {
+        each_member(object, each)
+    }
+
+    #[inline(always)]
+    fn decode<T: serde::Deserialize<'a>>(self, object: RawJson<'a>) -> Result<T, super::DecodeError> {
+        object.decode()
+    }
+}
+
+impl<'a> Source<'a> for super::Recorded<'a, '_> {
+    /// The members from the table: the same names and values [`each_member`] finds (an
+    /// escaped name gives up, as there).
+    fn each(self, _object: RawJson<'a>, mut each: impl FnMut(&'a [u8], Value<'a>) -> Option<()>) -> Option<()> {
+        let object = self.object;
+        for entry in self.entries {
+            let name = entry.plain_name(object)?;
+            let (start, end) = entry.value();
+            let raw = RawJson::from_validated(object.get(start..end)?);
+            each(name, Value { raw, text: entry.string().map(|span| JsonStr::from_span(object, span)) })?;
+        }
+        Some(())
+    }
+
+    /// Decoded from the table; on an error, decoded again from the text, whose error is
+    /// the one reported.
+    fn decode<T: serde::Deserialize<'a>>(self, object: RawJson<'a>) -> Result<T, super::DecodeError> {
+        super::de::decode_recorded(self).or_else(|_| object.decode())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

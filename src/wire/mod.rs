@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`validate`] / `scan` | RFC 8259 validation with byte offsets, depth-capped, no recursion |
 //! | [`Message`], [`Frame`] | classify request / notification / result / error, or name the broken [`Rule`] |
+//! | [`MemberSpans`] | where `params`'/`result`'s members are, recorded by [`Message::parse_with_spans`] for typed decoding |
 //! | [`RawJson`] | a validated value: member lookup, typed serde decoding straight from the span |
 //! | [`JsonStr`] | a string as sent, unescaped on demand (surrogate pairs included) |
 //! | [`RequestIdRef`], [`RequestId`] | ids kept as their wire token, compared by meaning |
@@ -48,6 +49,7 @@ mod raw;
 mod scan;
 mod ser;
 pub(crate) mod shift;
+mod spans;
 mod string;
 
 pub use codes::ErrorCode;
@@ -66,6 +68,8 @@ pub use raw::{ArrayElements, DecodeElements, JsonKind, ObjectMembers, RawJson};
 pub use scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanConfig, ScanError, ScanErrorKind, validate};
 pub use ser::SerializeError;
 pub(crate) use ser::has_line_break;
+pub use spans::MemberSpans;
+pub(crate) use spans::Recorded;
 pub use string::{Chars, Fragment, Fragments, JsonStr, UnescapeError};
 
 pub(crate) use encode::{

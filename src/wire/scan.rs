@@ -382,6 +382,12 @@ impl<'a> Scanner<'a> {
         Self { buf, pos: 0 }
     }
 
+    /// The whole text.
+    #[inline(always)]
+    pub(crate) fn buf(&self) -> &'a [u8] {
+        self.buf
+    }
+
     #[inline(always)]
     pub(crate) fn peek(&self) -> Option<u8> {
         self.buf.get(self.pos).copied()
