@@ -1023,3 +1023,53 @@ fn a_flood_that_is_not_read_back_meets_backpressure_and_is_answered_in_full() {
     assert_eq!(stdout.read_line(&mut line).unwrap(), 0, "nothing after the last answer: {line}");
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+// --- The 2026-07-28 fixtures (multi round-trip requests), which write their JSON as text.
+
+/// The `_meta` every 2026-07-28 request carries (no handshake in that era).
+const MODERN_META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"sampling":{},"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"examples-test","version":"1"}}"#;
+
+/// A 2026-07-28 request: `params` is the JSON text of its params' members besides
+/// `_meta` (written as text, to send what a JSON value would not keep: escapes, spaces).
+fn modern(s: &mut Server, method: &str, params: &str) -> Value {
+    let id = s.next_id;
+    s.next_id += 1;
+    let line =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params},"_meta":{MODERN_META}}}}}"#);
+    s.write(format!("{line}\n").as_bytes());
+    s.response(id)
+}
+
+/// A 2026-07-28 `tools/call` of `name`; `more` is more members of its params, as text.
+fn modern_call(s: &mut Server, name: &str, more: &str) -> Value {
+    modern(s, "tools/call", &format!(r#""name":"{name}","arguments":{{}}{more}"#))
+}
+
+/// An `inputResponses` member holding one accepted elicitation, `field` = `value` (text).
+fn accepted(key: &str, field: &str, value: &str) -> String {
+    format!(r#","inputResponses":{{"{key}":{{"action":"accept","content":{{"{field}":{value}}}}}}}"#)
+}
+
+/// A sealed `requestState` is a JSON string like any other: sent back with a character
+/// written as a `\u` escape (as a client's JSON library may write it), it is the same
+/// state, as it was when the fixtures read it through serde_json.
+#[test]
+fn a_request_state_sent_back_with_escapes_is_the_same_state() {
+    const TOOL: &str = "test_input_required_result_request_state";
+    let mut s = Server::spawn(&[]);
+    let first = modern_call(&mut s, TOOL, "");
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"].as_str().expect("a sealed state").to_string();
+    let mut chars = state.chars();
+    let head = chars.next().unwrap();
+    let confirm = accepted("confirm", "ok", "true");
+    for sent in [format!("\"{state}\""), format!(r#""\u{:04x}{}""#, head as u32, chars.as_str())] {
+        let again = modern_call(&mut s, TOOL, &format!(r#"{confirm},"requestState":{sent}"#));
+        assert_eq!(again["result"]["content"], text("state-ok: the requestState was verified")["content"], "{again}");
+    }
+    // A state that is not the sealed one, escaped or not, is still refused.
+    let tampered = format!(r#""\u{:04x}{}x""#, head as u32, chars.as_str());
+    let refused = modern_call(&mut s, TOOL, &format!(r#"{confirm},"requestState":{tampered}"#));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
