@@ -1073,3 +1073,14 @@ fn a_request_state_sent_back_with_escapes_is_the_same_state() {
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     assert_eq!(s.finish(WAIT).code(), Some(0));
 }
+
+/// An accepted answer that is not a string is echoed as compact JSON, whatever spaces
+/// (or, over HTTP, line breaks) the client wrote between its tokens.
+#[test]
+fn an_answer_that_is_not_a_string_is_echoed_compact() {
+    let mut s = Server::spawn(&[]);
+    let answer = accepted("user_name", "name", "{ \"first\" : \"Ada\",\t\"n\" : [1, 2] }");
+    let r = modern_call(&mut s, "test_input_required_result_elicitation", &answer);
+    assert_eq!(r["result"]["content"], text(r#"Hello, {"first":"Ada","n":[1,2]}!"#)["content"], "{r}");
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
