@@ -1084,3 +1084,54 @@ fn an_answer_that_is_not_a_string_is_echoed_compact() {
     assert_eq!(r["result"]["content"], text(r#"Hello, {"first":"Ada","n":[1,2]}!"#)["content"], "{r}");
     assert_eq!(s.finish(WAIT).code(), Some(0));
 }
+
+/// What the client sent, echoed in a reply the fixtures write as text, is escaped there:
+/// quotes, backslashes, control characters and non-ASCII text come back as they were
+/// sent, in every fixture that echoes the client's words (the sealed multi-round state
+/// included), and the reply is one valid line of JSON.
+#[test]
+fn the_clients_words_come_back_escaped_from_every_fixture() {
+    let mut s = Server::spawn(&[]);
+    // As sent (JSON text) and as the client meant it.
+    let (sent, meant) =
+        (r#""a \"q\" \\ \/ \n\t\u0001\u001f\b\f é 😀 </x>""#, "a \"q\" \\ / \n\t\u{1}\u{1f}\u{8}\u{c} é 😀 </x>");
+    let elicited = modern_call(&mut s, "test_input_required_result_elicitation", &accepted("user_name", "name", sent));
+    assert_eq!(elicited["result"]["content"], text(&format!("Hello, {meant}!"))["content"], "{elicited}");
+
+    let sampled = format!(
+        r#","inputResponses":{{"capital_question":{{"role":"assistant","content":{{"type":"text","text":{sent}}},"model":"m"}}}}"#
+    );
+    let r = modern_call(&mut s, "test_input_required_result_sampling", &sampled);
+    assert_eq!(r["result"]["content"], text(&format!("LLM response: {meant}"))["content"], "{r}");
+
+    let roots = format!(r#","inputResponses":{{"client_roots":{{"roots":[{{"uri":{sent}}},{{"uri":"file:///b"}}]}}}}"#);
+    let r = modern_call(&mut s, "test_input_required_result_list_roots", &roots);
+    assert_eq!(r["result"]["content"], text(&format!("Roots: {meant}, file:///b"))["content"], "{r}");
+
+    // Round 1 seals nothing of the client's; round 2 seals the name, round 3 echoes it.
+    const ROUNDS: &str = "test_input_required_result_multi_round";
+    let one = modern_call(&mut s, ROUNDS, "");
+    let state = one["result"]["requestState"].clone();
+    let two = modern_call(&mut s, ROUNDS, &format!(r#"{},"requestState":{state}"#, accepted("step1", "name", sent)));
+    let state = two["result"]["requestState"].clone();
+    assert!(state.is_string(), "{two}");
+    let three = modern_call(&mut s, ROUNDS, &format!(r#"{},"requestState":{state}"#, accepted("step2", "color", sent)));
+    assert_eq!(three["result"]["content"], text(&format!("{meant} likes {meant}"))["content"], "{three}");
+
+    let prompt = format!(r#""name":"test_input_required_result_prompt"{}"#, accepted("user_context", "context", sent));
+    let r = modern(&mut s, "prompts/get", &prompt);
+    assert_eq!(r["result"]["messages"][0]["content"]["text"], format!("Use this context: {meant}"), "{r}");
+
+    let args = format!(r#""name":"test_header_param","arguments":{{"region":{sent}}}"#);
+    let r = modern(&mut s, "tools/call", &args);
+    assert_eq!(r["result"]["content"], text(&format!("Region: {meant}"))["content"], "{r}");
+
+    // The template resource's id, from the URI: its JSON text names it, escaped.
+    let uri = r#"test://template/q\"b\\s\u0001é/data"#;
+    let r = modern(&mut s, "resources/read", &format!(r#""uri":"{uri}""#));
+    let contents = r["result"]["contents"][0]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+    let data: Value = serde_json::from_str(contents).unwrap_or_else(|e| panic!("{e}: {contents}"));
+    let id = "q\"b\\s\u{1}é";
+    assert_eq!(data, json!({"id":id,"templateTest":true,"data":format!("Data for ID: {id}")}));
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
