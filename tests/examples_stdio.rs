@@ -1023,3 +1023,115 @@ fn a_flood_that_is_not_read_back_meets_backpressure_and_is_answered_in_full() {
     assert_eq!(stdout.read_line(&mut line).unwrap(), 0, "nothing after the last answer: {line}");
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+// --- The 2026-07-28 fixtures (multi round-trip requests), which write their JSON as text.
+
+/// The `_meta` every 2026-07-28 request carries (no handshake in that era).
+const MODERN_META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"sampling":{},"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"examples-test","version":"1"}}"#;
+
+/// A 2026-07-28 request: `params` is the JSON text of its params' members besides
+/// `_meta` (written as text, to send what a JSON value would not keep: escapes, spaces).
+fn modern(s: &mut Server, method: &str, params: &str) -> Value {
+    let id = s.next_id;
+    s.next_id += 1;
+    let line =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params},"_meta":{MODERN_META}}}}}"#);
+    s.write(format!("{line}\n").as_bytes());
+    s.response(id)
+}
+
+/// A 2026-07-28 `tools/call` of `name`; `more` is more members of its params, as text.
+fn modern_call(s: &mut Server, name: &str, more: &str) -> Value {
+    modern(s, "tools/call", &format!(r#""name":"{name}","arguments":{{}}{more}"#))
+}
+
+/// An `inputResponses` member holding one accepted elicitation, `field` = `value` (text).
+fn accepted(key: &str, field: &str, value: &str) -> String {
+    format!(r#","inputResponses":{{"{key}":{{"action":"accept","content":{{"{field}":{value}}}}}}}"#)
+}
+
+/// A sealed `requestState` is a JSON string like any other: sent back with a character
+/// written as a `\u` escape (as a client's JSON library may write it), it is the same
+/// state, as it was when the fixtures read it through serde_json.
+#[test]
+fn a_request_state_sent_back_with_escapes_is_the_same_state() {
+    const TOOL: &str = "test_input_required_result_request_state";
+    let mut s = Server::spawn(&[]);
+    let first = modern_call(&mut s, TOOL, "");
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"].as_str().expect("a sealed state").to_string();
+    let mut chars = state.chars();
+    let head = chars.next().unwrap();
+    let confirm = accepted("confirm", "ok", "true");
+    for sent in [format!("\"{state}\""), format!(r#""\u{:04x}{}""#, head as u32, chars.as_str())] {
+        let again = modern_call(&mut s, TOOL, &format!(r#"{confirm},"requestState":{sent}"#));
+        assert_eq!(again["result"]["content"], text("state-ok: the requestState was verified")["content"], "{again}");
+    }
+    // A state that is not the sealed one, escaped or not, is still refused.
+    let tampered = format!(r#""\u{:04x}{}x""#, head as u32, chars.as_str());
+    let refused = modern_call(&mut s, TOOL, &format!(r#"{confirm},"requestState":{tampered}"#));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
+
+/// An accepted answer that is not a string is echoed as compact JSON, whatever spaces
+/// (or, over HTTP, line breaks) the client wrote between its tokens.
+#[test]
+fn an_answer_that_is_not_a_string_is_echoed_compact() {
+    let mut s = Server::spawn(&[]);
+    let answer = accepted("user_name", "name", "{ \"first\" : \"Ada\",\t\"n\" : [1, 2] }");
+    let r = modern_call(&mut s, "test_input_required_result_elicitation", &answer);
+    assert_eq!(r["result"]["content"], text(r#"Hello, {"first":"Ada","n":[1,2]}!"#)["content"], "{r}");
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}
+
+/// What the client sent, echoed in a reply the fixtures write as text, is escaped there:
+/// quotes, backslashes, control characters and non-ASCII text come back as they were
+/// sent, in every fixture that echoes the client's words (the sealed multi-round state
+/// included), and the reply is one valid line of JSON.
+#[test]
+fn the_clients_words_come_back_escaped_from_every_fixture() {
+    let mut s = Server::spawn(&[]);
+    // As sent (JSON text) and as the client meant it.
+    let (sent, meant) =
+        (r#""a \"q\" \\ \/ \n\t\u0001\u001f\b\f é 😀 </x>""#, "a \"q\" \\ / \n\t\u{1}\u{1f}\u{8}\u{c} é 😀 </x>");
+    let elicited = modern_call(&mut s, "test_input_required_result_elicitation", &accepted("user_name", "name", sent));
+    assert_eq!(elicited["result"]["content"], text(&format!("Hello, {meant}!"))["content"], "{elicited}");
+
+    let sampled = format!(
+        r#","inputResponses":{{"capital_question":{{"role":"assistant","content":{{"type":"text","text":{sent}}},"model":"m"}}}}"#
+    );
+    let r = modern_call(&mut s, "test_input_required_result_sampling", &sampled);
+    assert_eq!(r["result"]["content"], text(&format!("LLM response: {meant}"))["content"], "{r}");
+
+    let roots = format!(r#","inputResponses":{{"client_roots":{{"roots":[{{"uri":{sent}}},{{"uri":"file:///b"}}]}}}}"#);
+    let r = modern_call(&mut s, "test_input_required_result_list_roots", &roots);
+    assert_eq!(r["result"]["content"], text(&format!("Roots: {meant}, file:///b"))["content"], "{r}");
+
+    // Round 1 seals nothing of the client's; round 2 seals the name, round 3 echoes it.
+    const ROUNDS: &str = "test_input_required_result_multi_round";
+    let one = modern_call(&mut s, ROUNDS, "");
+    let state = one["result"]["requestState"].clone();
+    let two = modern_call(&mut s, ROUNDS, &format!(r#"{},"requestState":{state}"#, accepted("step1", "name", sent)));
+    let state = two["result"]["requestState"].clone();
+    assert!(state.is_string(), "{two}");
+    let three = modern_call(&mut s, ROUNDS, &format!(r#"{},"requestState":{state}"#, accepted("step2", "color", sent)));
+    assert_eq!(three["result"]["content"], text(&format!("{meant} likes {meant}"))["content"], "{three}");
+
+    let prompt = format!(r#""name":"test_input_required_result_prompt"{}"#, accepted("user_context", "context", sent));
+    let r = modern(&mut s, "prompts/get", &prompt);
+    assert_eq!(r["result"]["messages"][0]["content"]["text"], format!("Use this context: {meant}"), "{r}");
+
+    let args = format!(r#""name":"test_header_param","arguments":{{"region":{sent}}}"#);
+    let r = modern(&mut s, "tools/call", &args);
+    assert_eq!(r["result"]["content"], text(&format!("Region: {meant}"))["content"], "{r}");
+
+    // The template resource's id, from the URI: its JSON text names it, escaped.
+    let uri = r#"test://template/q\"b\\s\u0001é/data"#;
+    let r = modern(&mut s, "resources/read", &format!(r#""uri":"{uri}""#));
+    let contents = r["result"]["contents"][0]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+    let data: Value = serde_json::from_str(contents).unwrap_or_else(|e| panic!("{e}: {contents}"));
+    let id = "q\"b\\s\u{1}é";
+    assert_eq!(data, json!({"id":id,"templateTest":true,"data":format!("Data for ID: {id}")}));
+    assert_eq!(s.finish(WAIT).code(), Some(0));
+}

@@ -1433,4 +1433,61 @@ mod tests {
             [(self.0, self.1)].into_iter().collect()
         }
     }
+
+    /// Every frame kind `push` writes, in each framing, at every room around its size and
+    /// after a frame already there: whole, sealed and taken when it fits; otherwise
+    /// `BufferTooSmall` with the frame's exact size (header and line break included) and
+    /// the length unchanged. CI runs the lib tests in both builds (again with `--cfg
+    /// mcp_sansio_compact`), so this holds `push`'s out-of-line end (64-bit hosts) and its
+    /// inlined one (microcontrollers) to the same bytes and the same errors.
+    #[test]
+    fn push_fits_whole_or_reports_the_exact_need_in_every_framing() {
+        type Write = fn(&mut FrameView<'_>, RequestIdRef<'_>, &RawJson<'_>) -> Result<Range<usize>, EncodeError>;
+        let writes: [Write; 4] = [
+            |v, id, p| v.request(id, "tools/call", Some(p)),
+            |v, _, p| v.notification("notifications/progress", Some(p)),
+            |v, id, p| v.result(id, p),
+            |v, _, _| v.error(ErrorId::Omitted, ErrorCode::INVALID_PARAMS, "bad \"x\""),
+        ];
+        let id = RequestId::string("a\"b").unwrap();
+        let params = RawJson::parse(br#"{"name":"x"}"#).unwrap();
+        let mut cases = 0;
+        for (framing, around) in [(Framing::Newline, 1), (Framing::Bare, 0), (Framing::Tagged, TAG_HEADER)] {
+            for write in writes {
+                let (mut big, mut len) = ([0u8; 256], 0);
+                let body = write(&mut FrameView::new(&mut big, &mut len, Framing::Bare, None), id.as_ref(), &params);
+                let body = big[body.unwrap()].to_vec();
+                let frame_len = body.len() + around;
+                for start in [0, 7] {
+                    for capacity in start..start + frame_len + 3 {
+                        let mut buf = std::vec![0xaau8; capacity];
+                        let mut len = start;
+                        let mut view = FrameView::new(&mut buf, &mut len, framing, Some(5));
+                        let got = write(&mut view, id.as_ref(), &params);
+                        let case = std::format!("{framing:?}, {capacity} bytes from {start}");
+                        if capacity - start < frame_len {
+                            let needed = EncodeError::BufferTooSmall { needed: frame_len, available: capacity - start };
+                            assert_eq!(got, Err(needed), "{case}");
+                            assert_eq!(len, start, "{case}");
+                        } else {
+                            assert_eq!(got, Ok(start..start + frame_len), "{case}");
+                            assert_eq!(len, start + frame_len, "{case}");
+                            let frame = &buf[start..start + frame_len];
+                            match framing {
+                                Framing::Newline => assert_eq!(frame, [&body[..], b"\n"].concat(), "{case}"),
+                                Framing::Bare => assert_eq!(frame, &body[..], "{case}"),
+                                Framing::Tagged => {
+                                    assert_eq!(read_tag(frame), Some((body.len(), Some(5))), "{case}");
+                                    assert_eq!(&frame[TAG_HEADER..], &body[..], "{case}");
+                                }
+                            }
+                        }
+                        assert!(buf[..start].iter().all(|&b| b == 0xaa), "{case}");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert!(cases > 1000, "{cases}");
+    }
 }
