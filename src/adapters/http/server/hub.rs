@@ -143,7 +143,9 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
-        let awake = match self.spare.pop().filter(|_| stateless) {
+        // Only a stateless POST takes spare parts: other sessions leave them for the next.
+        let spare = if stateless { self.spare.pop() } else { None };
+        let awake = match spare {
             Some(mut awake) => {
                 let epoch = self.epoch();
                 awake.reset(now, self.streams, epoch);
