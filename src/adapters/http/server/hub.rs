@@ -390,8 +390,8 @@ mod tests {
     use crate::mcp::Role;
     use crate::session::{Config, OutputMode};
     use crate::time::Instant;
-    use core::time::Duration;
     use crate::wire::RawJson;
+    use core::time::Duration;
 
     fn hub() -> Hub<'static, 2, 2> {
         let info = RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap();
