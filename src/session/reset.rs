@@ -27,9 +27,11 @@ impl<'a, const OUT: usize, const IN: usize, B: Buffer, E: Profile> Endpoint<'a, 
     /// A client's construction sends its opening request: a client is not reset here.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn reset(&mut self, now: Instant) {
-        let rx_len = self.rx.as_ref().len();
-        let stateless_only = Self::stateless_only(&self.core.config);
-        self.core.reset(now, rx_len, stateless_only);
+        // Destructured in full, as the core is: a field added to the endpoint without a
+        // line here does not compile (the receive buffer's bytes are kept).
+        let Endpoint { rx, core } = self;
+        let stateless_only = Self::stateless_only(&core.config);
+        core.reset(now, rx.as_ref().len(), stateless_only);
     }
 }
 

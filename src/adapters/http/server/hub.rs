@@ -143,7 +143,9 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         stateless: bool,
     ) -> Result<SessionHandle, ()> {
         let id = id.unwrap_or_else(|| self.minter.random_id());
-        let awake = match self.spare.pop().filter(|_| stateless) {
+        // Only a stateless POST takes spare parts: other sessions leave them for the next.
+        let spare = if stateless { self.spare.pop() } else { None };
+        let awake = match spare {
             Some(mut awake) => {
                 let epoch = self.epoch();
                 awake.reset(now, self.streams, epoch);
@@ -378,5 +380,44 @@ impl<const OUT: usize, const IN: usize> Sessions for Hub<'_, OUT, IN> {
     fn backlogged(&self, session: SessionTag) -> bool {
         let Some(h) = self.tags.get(&session) else { return false };
         matches!(self.table.get(*h).map(|s| &s.life), Some(Life::Awake(a)) if !a.outbox.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Hub, Pool};
+    use crate::http::server::{IdMinter, SessionTable, StreamConfig};
+    use crate::mcp::Role;
+    use crate::session::{Config, OutputMode};
+    use crate::time::Instant;
+    use crate::wire::RawJson;
+    use core::time::Duration;
+
+    fn hub() -> Hub<'static, 2, 2> {
+        let info = RawJson::parse(br#"{"name":"s","version":"1"}"#).unwrap();
+        let config = Config::new(Role::Server, info).output(OutputMode::Messages);
+        let table = SessionTable::new(super::MapStore::new(8), Duration::from_secs(60));
+        let pool = Pool::new((4096, 4096, 4096), (65536, 65536, 65536), 2);
+        Hub::new(table, pool, config, StreamConfig::default(), IdMinter::new([7; 16]), None)
+    }
+
+    /// The parts of an ended stateless POST's session wait for the next stateless POST:
+    /// a handshake session (or a legacy one) opened meanwhile does not take them (and
+    /// throw them away with their buffers).
+    #[test]
+    fn spare_parts_wait_for_a_stateless_post() {
+        let mut hub = hub();
+        let now = Instant::ZERO;
+        let h = hub.open(now, false, "/mcp", None, true).unwrap();
+        hub.end(h, now);
+        assert_eq!(hub.spare.len(), 1, "an ended stateless session's parts are kept");
+        let stateful = hub.open(now, false, "/mcp", None, false).unwrap();
+        let legacy = hub.open(now, true, "/mcp", None, false).unwrap();
+        assert_eq!(hub.spare.len(), 1, "not taken by a handshake or legacy session");
+        let h = hub.open(now, false, "/mcp", None, true).unwrap();
+        assert_eq!(hub.spare.len(), 0, "taken by the next stateless POST");
+        for h in [h, stateful, legacy] {
+            hub.end(h, now);
+        }
     }
 }
