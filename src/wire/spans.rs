@@ -84,6 +84,13 @@ impl Entry {
 /// any MCP params or result type defines (`MemberSpans<'_, 16>` takes 352 bytes on a
 /// 64-bit target: 20 per member, 32 for the rest).
 ///
+/// An object with more than `N` members is validated all the same and the parse answers
+/// as [`Message::parse`](super::Message::parse) does, but the table is marked incomplete
+/// ([`is_complete`](Self::is_complete) is `false`, the first `N` members are kept) and the
+/// `_with_spans` decoders read the text as the plain decoders do: the same answer, without
+/// the saving. A table is used only for the very object it was recorded for (the same span
+/// of the same frame); passed with any other params or result, it is ignored likewise.
+///
 /// ```
 /// use mcp_sansio::wire::{MemberSpans, Message};
 ///
@@ -94,6 +101,12 @@ impl Entry {
 /// assert_eq!(spans.object(), req.params);
 /// let names: Vec<_> = spans.members().map(|(name, value)| (name.raw(), value.as_bytes())).collect();
 /// assert_eq!(names, [(&b"name"[..], &br#""add""#[..]), (b"arguments", br#"{"a":2}"#)]);
+///
+/// // Two members, a table for one: recorded in part, not used for decoding.
+/// let mut small = MemberSpans::<1>::new();
+/// assert_eq!(Message::parse_with_spans(frame, &mut small), Message::parse(frame));
+/// assert!(!small.is_complete());
+/// assert_eq!(small.len(), 1);
 /// ```
 #[derive(Clone, Copy)]
 pub struct MemberSpans<'a, const N: usize> {
