@@ -42,8 +42,6 @@ pub(crate) fn decode<'a, T: de::Deserialize<'a>>(
     T::deserialize(&mut de).map_err(|e| de.error(e))
 }
 
-/// Decodes `T` from the value that starts at `start` in `input` (validated text), and
-/// returns the offset after what it read (the end of the value when decoding succeeds).
 /// Decodes `T` from an object whose top-level members were recorded by the envelope pass
 /// (see [`MemberSpans`](super::MemberSpans)): a struct or map is visited member by member
 /// from the table, each value read where it is known to be, without walking past it to
@@ -60,6 +58,8 @@ pub(crate) fn decode_recorded<'a, T: de::Deserialize<'a>>(
     T::deserialize(Root { de: &mut de, entries: recorded.entries }).map_err(|e| de.error(e))
 }
 
+/// Decodes `T` from the value that starts at `start` in `input` (validated text), and
+/// returns the offset after what it read (the end of the value when decoding succeeds).
 pub(crate) fn decode_at<'a, T: de::Deserialize<'a>>(
     input: &'a [u8],
     start: usize,

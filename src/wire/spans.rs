@@ -84,6 +84,13 @@ impl Entry {
 /// any MCP params or result type defines (`MemberSpans<'_, 16>` takes 352 bytes on a
 /// 64-bit target: 20 per member, 32 for the rest).
 ///
+/// An object with more than `N` members is validated all the same and the parse answers
+/// as [`Message::parse`](super::Message::parse) does, but the table is marked incomplete
+/// ([`is_complete`](Self::is_complete) is `false`, the first `N` members are kept) and the
+/// `_with_spans` decoders read the text as the plain decoders do: the same answer, without
+/// the saving. A table is used only for the very object it was recorded for (the same span
+/// of the same frame); passed with any other params or result, it is ignored likewise.
+///
 /// ```
 /// use mcp_sansio::wire::{MemberSpans, Message};
 ///
@@ -94,6 +101,12 @@ impl Entry {
 /// assert_eq!(spans.object(), req.params);
 /// let names: Vec<_> = spans.members().map(|(name, value)| (name.raw(), value.as_bytes())).collect();
 /// assert_eq!(names, [(&b"name"[..], &br#""add""#[..]), (b"arguments", br#"{"a":2}"#)]);
+///
+/// // Two members, a table for one: recorded in part, not used for decoding.
+/// let mut small = MemberSpans::<1>::new();
+/// assert_eq!(Message::parse_with_spans(frame, &mut small), Message::parse(frame));
+/// assert!(!small.is_complete());
+/// assert_eq!(small.len(), 1);
 /// ```
 #[derive(Clone, Copy)]
 pub struct MemberSpans<'a, const N: usize> {
@@ -255,5 +268,44 @@ mod tests {
     fn a_table_of_16_takes_352_bytes() {
         assert_eq!(core::mem::size_of::<Entry>(), 20);
         assert_eq!(core::mem::size_of::<MemberSpans<'_, 16>>(), 352);
+    }
+
+    /// The `_with_spans` decoders read the table (and only the right one): with two values
+    /// swapped in the table, the serde path and the direct path both see them swapped. The
+    /// comparisons of tests/member_spans.rs cannot tell a table that is never used from
+    /// one that is; this can.
+    #[test]
+    fn the_decoders_read_the_table_recorded_for_their_object() {
+        use crate::mcp::{AnyRequest, Method, decode_request_with_spans};
+        use crate::wire::Message;
+
+        let frame = br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"a","uri":"b"}}"#;
+        let mut spans = MemberSpans::<4>::new();
+        let Ok(Message::Request(req)) = Message::parse_with_spans(frame, &mut spans) else { panic!() };
+        let params = req.params.unwrap();
+        assert!(spans.recorded_for(params).is_some());
+        // The same bytes elsewhere, and a table too small: not used.
+        let copy = *frame;
+        let Ok(Message::Request(other)) = Message::parse(&copy) else { panic!() };
+        assert!(spans.recorded_for(other.params.unwrap()).is_none());
+        let mut small = MemberSpans::<1>::new();
+        Message::parse_with_spans(frame, &mut small).unwrap();
+        assert!(small.recorded_for(params).is_none());
+
+        spans.entries.swap(0, 1);
+        let (n, u) = (spans.entries[0].name, spans.entries[1].name);
+        (spans.entries[0].name, spans.entries[1].name) = (u, n);
+        // `name` now has the value `"b"`, `uri` the value `"a"`.
+        let call = decode_request_with_spans(Method::ToolsCall, req.params, &spans);
+        let Ok(AnyRequest::CallTool(call)) = call else { panic!("{call:?}") };
+        assert_eq!(call.name, "b");
+        let read = decode_request_with_spans(Method::ResourcesRead, req.params, &spans);
+        let Ok(AnyRequest::ReadResource(read)) = read else { panic!("{read:?}") };
+        assert_eq!(read.uri, "a");
+        // The plain decoders, and the tampered table for other params, read the text.
+        let Ok(AnyRequest::CallTool(call)) = decode_request_with_spans(Method::ToolsCall, other.params, &spans) else {
+            panic!()
+        };
+        assert_eq!(call.name, "a");
     }
 }
