@@ -131,18 +131,6 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
     let mismatch = |m| Err(BadRequest::HeaderMismatch(m));
     let one = |name| single(headers, name).map_err(|()| BadRequest::DuplicateField(name));
 
-    let version = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(VERSION_KEY)).and_then(|v| v.as_str());
-    match (one("mcp-protocol-version")?, version) {
-        (None, _) => return mismatch(HeaderMismatch::MissingProtocolVersion),
-        (Some(h), Some(v)) if !equals(h, v) => return mismatch(HeaderMismatch::ProtocolVersion),
-        // Without a version in `_meta` the endpoint refuses the request (-32602).
-        _ => {}
-    }
-    match one("mcp-method")? {
-        None => return mismatch(HeaderMismatch::MissingMethod),
-        Some(h) if !equals(h, method) => return mismatch(HeaderMismatch::Method),
-        Some(_) => {}
-    }
     let named = if method.eq_str("tools/call") || method.eq_str("prompts/get") {
         Some("name")
     } else if method.eq_str("resources/read") {
@@ -154,8 +142,33 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
     } else {
         None
     };
-    if let Some(member) = named {
-        let value = params.and_then(|p| p.get(member)).and_then(|v| v.as_str());
+    // `_meta` and the named member in one walk of the params (looking each up walked
+    // them again for each), the first of each name as `get` would find it.
+    let (mut meta, mut member) = (None, None);
+    for (name, v) in params.iter().flat_map(|p| p.members()) {
+        if meta.is_none() && name.eq_str("_meta") {
+            meta = Some(v);
+        } else if member.is_none() && named.is_some_and(|m| name.eq_str(m)) {
+            member = Some(v);
+        }
+        if meta.is_some() && (member.is_some() || named.is_none()) {
+            break;
+        }
+    }
+    let value = member.and_then(|v| v.as_str());
+    let version = meta.and_then(|m| m.get(VERSION_KEY)).and_then(|v| v.as_str());
+    match (one("mcp-protocol-version")?, version) {
+        (None, _) => return mismatch(HeaderMismatch::MissingProtocolVersion),
+        (Some(h), Some(v)) if !equals(h, v) => return mismatch(HeaderMismatch::ProtocolVersion),
+        // Without a version in `_meta` the endpoint refuses the request (-32602).
+        _ => {}
+    }
+    match one("mcp-method")? {
+        None => return mismatch(HeaderMismatch::MissingMethod),
+        Some(h) if !equals(h, method) => return mismatch(HeaderMismatch::Method),
+        Some(_) => {}
+    }
+    if named.is_some() {
         match (one("mcp-name")?, value) {
             (None, Some(_)) => return mismatch(HeaderMismatch::MissingName),
             (Some(h), Some(v)) if !equals_decoded(h, v) => return mismatch(HeaderMismatch::Name),
@@ -334,6 +347,19 @@ mod tests {
             check(&[v, m, n, ("Mcp-Method", "tools/call")], CALL),
             Err(BadRequest::DuplicateField("mcp-method"))
         );
+    }
+
+    #[test]
+    fn the_first_of_a_repeated_member_is_the_one_checked() {
+        // What the one walk of the params finds is what `get` would: the first `name`
+        // and the first `_meta`, even when a later one would match the headers.
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
+        let name_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1,"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(check(&h, name_twice), Err(BadRequest::HeaderMismatch(HeaderMismatch::Name)));
+        let meta_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"},"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(check(&h, meta_twice), Err(BadRequest::HeaderMismatch(HeaderMismatch::ProtocolVersion)));
+        let after = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{},"name":"echo"}}"#;
+        assert_eq!(check(&h, after), Ok(()));
     }
 
     #[test]
