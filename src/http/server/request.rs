@@ -21,6 +21,16 @@
 pub trait Headers {
     /// The `nth` value (0-based) of the field `name`, in the order received.
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]>;
+
+    /// The one value of a field that must appear at most once: `Ok(None)` when absent,
+    /// `Err(())` when it appears more than once. A store that can see both in one walk
+    /// of its fields overrides this (the provided one walks them twice).
+    fn single(&self, name: &str) -> Result<Option<&[u8]>, ()> {
+        match (self.value(name, 0), self.value(name, 1)) {
+            (v, None) => Ok(v),
+            (Some(_), Some(_)) | (None, Some(_)) => Err(()),
+        }
+    }
 }
 
 impl Headers for [(&str, &[u8])] {
@@ -51,15 +61,16 @@ impl<H: Headers + ?Sized> Headers for &H {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         (**self).value(name, nth)
     }
+
+    fn single(&self, name: &str) -> Result<Option<&[u8]>, ()> {
+        (**self).single(name)
+    }
 }
 
 /// The one value of a field that must appear at most once: `Ok(None)` when absent,
 /// `Err(())` when it appears twice.
 pub(crate) fn single<'h, H: Headers + ?Sized>(headers: &'h H, name: &str) -> Result<Option<&'h [u8]>, ()> {
-    match (headers.value(name, 0), headers.value(name, 1)) {
-        (v, None) => Ok(v),
-        (Some(_), Some(_)) | (None, Some(_)) => Err(()),
-    }
+    headers.single(name)
 }
 
 /// The head of one HTTP request, as the adapter's HTTP parser produced it.

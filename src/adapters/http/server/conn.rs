@@ -87,6 +87,15 @@ impl Headers for KeptHeaders {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).nth(nth).map(|(_, v)| v)
     }
+
+    /// One walk of the fields, not one for each of the first two occurrences.
+    fn single(&self, name: &str) -> Result<Option<&[u8]>, ()> {
+        let mut found = self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).map(|(_, v)| v);
+        match (found.next(), found.next()) {
+            (v, None) => Ok(v),
+            _ => Err(()),
+        }
+    }
 }
 
 /// Where the connection stands.
@@ -295,5 +304,9 @@ mod kept_headers_tests {
         assert_eq!(kept.value("mcp-name", 0), Some(&b""[..]));
         assert_eq!(kept.value("mcp-param-a", 0), Some(&b"1"[..]));
         assert_eq!(kept.value("mcp-param", 0), None);
+        // The one walk `single` makes sees a second occurrence, by any case.
+        assert_eq!(kept.single("MCP-method"), Err(()));
+        assert_eq!(kept.single("mcp-name"), Ok(Some(&b""[..])));
+        assert_eq!(kept.single("mcp-param-b"), Ok(None));
     }
 }
