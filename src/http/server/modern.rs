@@ -217,12 +217,14 @@ pub(crate) fn check_param_message<H: Headers + ?Sized>(
     params: &[ParamHeader<'_>],
 ) -> Result<(), BadRequest> {
     let Some(Message::Request(r)) = message else { return Ok(()) };
-    if !r.method.eq_str("tools/call") {
+    if params.is_empty() || !r.method.eq_str("tools/call") {
         return Ok(());
     }
     let Some(tool) = r.params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else { return Ok(()) };
-    let arguments = r.params.and_then(|p| p.get("arguments"));
+    // The arguments are looked for only for a tool with such headers (most have none).
+    let mut arguments = None;
     for p in params.iter().filter(|p| tool.eq_str(p.tool)) {
+        let arguments = *arguments.get_or_insert_with(|| r.params.and_then(|p| p.get("arguments")));
         let mut name = [0u8; MAX_PARAM_HEADER_NAME];
         let name = param_header_name(p.header, &mut name).ok_or(BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
         let header = single(headers, name).map_err(|()| BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
