@@ -26,7 +26,7 @@ use super::refusal::BadRequest;
 use super::request::{Headers, single, trim};
 use crate::ProtocolVersion;
 use crate::http::headers::decode_param_value;
-use crate::wire::{ErrorCode, JsonStr, Message, RawJson};
+use crate::wire::{ErrorCode, JsonStr, MemberSpans, Message, RawJson};
 
 /// The `_meta` key that makes a request one of the stateless era.
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -115,13 +115,14 @@ pub(crate) fn is_modern_message<'b>(
 /// client capabilities) is the session endpoint's. A body that is not a request or
 /// notification passes: the body classifier and the endpoint answer it.
 pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Result<(), BadRequest> {
-    check_modern_message(headers, Message::parse(body).ok().as_ref())
+    check_modern_message::<_, 0>(headers, Message::parse(body).ok().as_ref(), None)
 }
 
 /// [`check_modern_headers`] over the body's message (`None`: not one valid message).
-pub(crate) fn check_modern_message<H: Headers + ?Sized>(
+pub(crate) fn check_modern_message<'b, H: Headers + ?Sized, const N: usize>(
     headers: &H,
-    message: Option<&Message<'_>>,
+    message: Option<&Message<'b>>,
+    spans: Option<&MemberSpans<'b, N>>,
 ) -> Result<(), BadRequest> {
     let (method, params) = match message {
         Some(Message::Request(r)) => (r.method, r.params),
@@ -143,18 +144,15 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
         None
     };
     // `_meta` and the named member in one walk of the params (looking each up walked
-    // them again for each), the first of each name as `get` would find it.
-    let (mut meta, mut member) = (None, None);
-    for (name, v) in params.iter().flat_map(|p| p.members()) {
-        if meta.is_none() && name.eq_str("_meta") {
-            meta = Some(v);
-        } else if member.is_none() && named.is_some_and(|m| name.eq_str(m)) {
-            member = Some(v);
-        }
-        if meta.is_some() && (member.is_some() || named.is_none()) {
-            break;
-        }
-    }
+    // them again for each), the first of each name as `get` would find it; from the
+    // members the parse recorded, when it recorded all of these params'.
+    let recorded = spans.filter(|s| {
+        s.is_complete() && s.object().zip(params).is_some_and(|(o, p)| core::ptr::eq(o.as_bytes(), p.as_bytes()))
+    });
+    let (meta, member) = match recorded {
+        Some(s) => meta_and_member(s.members(), named),
+        None => meta_and_member(params.iter().flat_map(|p| p.members()), named),
+    };
     let value = member.and_then(|v| v.as_str());
     let version = meta.and_then(|m| m.get(VERSION_KEY)).and_then(|v| v.as_str());
     match (one("mcp-protocol-version")?, version) {
@@ -178,6 +176,26 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
         }
     }
     Ok(())
+}
+
+/// The first `_meta` member and the first member named `named`, reading no further
+/// than both.
+fn meta_and_member<'b>(
+    members: impl Iterator<Item = (JsonStr<'b>, RawJson<'b>)>,
+    named: Option<&str>,
+) -> (Option<RawJson<'b>>, Option<RawJson<'b>>) {
+    let (mut meta, mut member) = (None, None);
+    for (name, v) in members {
+        if meta.is_none() && name.eq_str("_meta") {
+            meta = Some(v);
+        } else if member.is_none() && named.is_some_and(|m| name.eq_str(m)) {
+            member = Some(v);
+        }
+        if meta.is_some() && (member.is_some() || named.is_none()) {
+            break;
+        }
+    }
+    (meta, member)
 }
 
 /// A tool argument that also travels in a header: the `inputSchema` property marked
@@ -362,6 +380,29 @@ mod tests {
         assert_eq!(check(&h, meta_twice), Err(BadRequest::HeaderMismatch(HeaderMismatch::ProtocolVersion)));
         let after = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{},"name":"echo"}}"#;
         assert_eq!(check(&h, after), Ok(()));
+    }
+
+    /// The members the parse recorded give the answer walking the params gives; spans
+    /// recorded for another body, or incomplete ones, are not used.
+    #[test]
+    fn recorded_members_check_as_the_walked_ones() {
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
+        let good = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let bad = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"other","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}"#;
+        let name_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1,"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let many = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":1,"b":2,"c":3,"name":"other","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        for body in [&good[..], bad, name_twice, many, CALL] {
+            let walked = check(&h, body);
+            let mut spans = MemberSpans::<4>::new();
+            let m = Message::parse_with_spans(body, &mut spans).ok();
+            assert_eq!(check_modern_message(&h[..], m.as_ref(), Some(&spans)), walked);
+            // Spans of another body: the message's own params are walked.
+            let mut other = MemberSpans::<4>::new();
+            let _ = Message::parse_with_spans(if body == good { bad } else { good }, &mut other);
+            assert_eq!(check_modern_message(&h[..], m.as_ref(), Some(&other)), walked);
+        }
+        assert_eq!(check(&h, good), Ok(()));
+        assert_eq!(check(&h, many), Err(BadRequest::HeaderMismatch(HeaderMismatch::Name)));
     }
 
     #[test]
