@@ -89,12 +89,9 @@ impl Headers for KeptHeaders {
     }
 
     /// One walk of the fields, not one for each of the first two occurrences.
-    fn single(&self, name: &str) -> Result<Option<&[u8]>, ()> {
+    fn first_and_repeated(&self, name: &str) -> (Option<&[u8]>, bool) {
         let mut found = self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).map(|(_, v)| v);
-        match (found.next(), found.next()) {
-            (v, None) => Ok(v),
-            _ => Err(()),
-        }
+        (found.next(), found.next().is_some())
     }
 }
 
@@ -305,8 +302,8 @@ mod kept_headers_tests {
         assert_eq!(kept.value("mcp-param-a", 0), Some(&b"1"[..]));
         assert_eq!(kept.value("mcp-param", 0), None);
         // The one walk `single` makes sees a second occurrence, by any case.
-        assert_eq!(kept.single("MCP-method"), Err(()));
-        assert_eq!(kept.single("mcp-name"), Ok(Some(&b""[..])));
-        assert_eq!(kept.single("mcp-param-b"), Ok(None));
+        assert_eq!(kept.first_and_repeated("MCP-method"), (Some(&b"tools/call"[..]), true));
+        assert_eq!(kept.first_and_repeated("mcp-name"), (Some(&b""[..]), false));
+        assert_eq!(kept.first_and_repeated("mcp-param-b"), (None, false));
     }
 }
