@@ -7,7 +7,7 @@
 //! answers the same way; a broken request is not handed to the session.
 
 use super::refusal::BadRequest;
-use crate::wire::{Frame, Message, ParseOptions, RequestIdRef, Rule};
+use crate::wire::{Frame, MemberSpans, Message, ParseOptions, RequestIdRef, Rule};
 
 /// What a valid POST body holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +70,38 @@ pub(crate) fn classify_message(
     }
 }
 
+/// [`classify_message`], the members of the message's `params` recorded in `spans` when
+/// they can be (a body that is one object, at the default depth: what
+/// `Message::parse_with_spans` reads, which `Frame::parse` reads the same), so that the
+/// checks of a 2026-07-28 request that follow find `_meta` and `name` without walking
+/// the params again.
+pub(crate) fn classify_recording<'b, const N: usize>(
+    body: &'b [u8],
+    batches: bool,
+    max_depth: u16,
+    spans: &mut MemberSpans<'b, N>,
+) -> Result<(PostBody<'b>, Option<Message<'b>>), BadRequest> {
+    let object = body.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{');
+    if !object || max_depth != crate::wire::DEFAULT_MAX_DEPTH {
+        return classify_message(body, batches, max_depth);
+    }
+    match Message::parse_with_spans(body, spans) {
+        Ok(m) => Ok((single_kind(&m), Some(m))),
+        Err(e) => Err(match e.rule {
+            Rule::Json(_) => BadRequest::InvalidJson,
+            rule => BadRequest::InvalidMessage(rule),
+        }),
+    }
+}
+
+fn single_kind<'b>(m: &Message<'b>) -> PostBody<'b> {
+    match m {
+        Message::Request(r) if r.method.eq_str("initialize") => PostBody::Initialize { id: r.id },
+        Message::Request(_) => PostBody::Requests { count: 1 },
+        _ => PostBody::NoRequests,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +109,35 @@ mod tests {
 
     fn c(body: &str, batches: bool) -> Result<PostBody<'_>, BadRequest> {
         classify_body(body.as_bytes(), batches, DEFAULT_MAX_DEPTH)
+    }
+
+    /// Recording the params' members changes nothing of what a body is found to be.
+    #[test]
+    fn recording_classifies_as_the_plain_parse() {
+        let bodies = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            r#" 	{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","_meta":{}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":4,"method":"ping"}]"#,
+            "\x0c{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}",
+            r#"{"jsonrpc":"2.0","id":6,"method":"ping""#,
+            r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"ping","params":[1]}"#,
+            "",
+        ];
+        for body in bodies {
+            for (batches, depth) in [(false, DEFAULT_MAX_DEPTH), (true, DEFAULT_MAX_DEPTH), (false, 2)] {
+                let mut spans = MemberSpans::<16>::new();
+                let plain = classify_message(body.as_bytes(), batches, depth);
+                let recorded = classify_recording(body.as_bytes(), batches, depth, &mut spans);
+                assert_eq!(plain.map(|(k, m)| (k, m.is_some())), recorded.map(|(k, m)| (k, m.is_some())), "{body}");
+            }
+        }
+        let mut spans = MemberSpans::<16>::new();
+        let call = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","_meta":{}}}"#;
+        assert!(classify_recording(call, false, DEFAULT_MAX_DEPTH, &mut spans).is_ok());
+        assert_eq!((spans.len(), spans.is_complete()), (2, true));
     }
 
     #[test]

@@ -151,9 +151,9 @@ mod session_id;
 mod streams;
 mod table;
 
-#[cfg(feature = "http")]
-pub(crate) use body::classify_message;
 pub use body::{PostBody, classify_body};
+#[cfg(feature = "http")]
+pub(crate) use body::{classify_message, classify_recording};
 pub use classify::{Classified, RequestKind, check_session_version, classify, classify_with};
 pub use config::{
     AuthChallenge, DEFAULT_IDLE_TIMEOUT, DEFAULT_KEEPALIVE, DEFAULT_MAX_BODY, DEFAULT_RETRY_MS, HostPolicy,

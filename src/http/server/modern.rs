@@ -26,7 +26,7 @@ use super::refusal::BadRequest;
 use super::request::{Headers, single, trim};
 use crate::ProtocolVersion;
 use crate::http::headers::decode_param_value;
-use crate::wire::{ErrorCode, JsonStr, Message, RawJson};
+use crate::wire::{ErrorCode, JsonStr, MemberSpans, Message, RawJson};
 
 /// The `_meta` key that makes a request one of the stateless era.
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -115,13 +115,14 @@ pub(crate) fn is_modern_message<'b>(
 /// client capabilities) is the session endpoint's. A body that is not a request or
 /// notification passes: the body classifier and the endpoint answer it.
 pub fn check_modern_headers<H: Headers + ?Sized>(headers: &H, body: &[u8]) -> Result<(), BadRequest> {
-    check_modern_message(headers, Message::parse(body).ok().as_ref())
+    check_modern_message::<_, 0>(headers, Message::parse(body).ok().as_ref(), None)
 }
 
 /// [`check_modern_headers`] over the body's message (`None`: not one valid message).
-pub(crate) fn check_modern_message<H: Headers + ?Sized>(
+pub(crate) fn check_modern_message<'b, H: Headers + ?Sized, const N: usize>(
     headers: &H,
-    message: Option<&Message<'_>>,
+    message: Option<&Message<'b>>,
+    spans: Option<&MemberSpans<'b, N>>,
 ) -> Result<(), BadRequest> {
     let (method, params) = match message {
         Some(Message::Request(r)) => (r.method, r.params),
@@ -131,18 +132,6 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
     let mismatch = |m| Err(BadRequest::HeaderMismatch(m));
     let one = |name| single(headers, name).map_err(|()| BadRequest::DuplicateField(name));
 
-    let version = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(VERSION_KEY)).and_then(|v| v.as_str());
-    match (one("mcp-protocol-version")?, version) {
-        (None, _) => return mismatch(HeaderMismatch::MissingProtocolVersion),
-        (Some(h), Some(v)) if !equals(h, v) => return mismatch(HeaderMismatch::ProtocolVersion),
-        // Without a version in `_meta` the endpoint refuses the request (-32602).
-        _ => {}
-    }
-    match one("mcp-method")? {
-        None => return mismatch(HeaderMismatch::MissingMethod),
-        Some(h) if !equals(h, method) => return mismatch(HeaderMismatch::Method),
-        Some(_) => {}
-    }
     let named = if method.eq_str("tools/call") || method.eq_str("prompts/get") {
         Some("name")
     } else if method.eq_str("resources/read") {
@@ -154,8 +143,30 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
     } else {
         None
     };
-    if let Some(member) = named {
-        let value = params.and_then(|p| p.get(member)).and_then(|v| v.as_str());
+    // `_meta` and the named member in one walk of the params (looking each up walked
+    // them again for each), the first of each name as `get` would find it; from the
+    // members the parse recorded, when it recorded all of these params'.
+    let recorded = spans.filter(|s| {
+        s.is_complete() && s.object().zip(params).is_some_and(|(o, p)| core::ptr::eq(o.as_bytes(), p.as_bytes()))
+    });
+    let (meta, member) = match recorded {
+        Some(s) => meta_and_member(s.members(), named),
+        None => meta_and_member(params.iter().flat_map(|p| p.members()), named),
+    };
+    let value = member.and_then(|v| v.as_str());
+    let version = meta.and_then(|m| m.get(VERSION_KEY)).and_then(|v| v.as_str());
+    match (one("mcp-protocol-version")?, version) {
+        (None, _) => return mismatch(HeaderMismatch::MissingProtocolVersion),
+        (Some(h), Some(v)) if !equals(h, v) => return mismatch(HeaderMismatch::ProtocolVersion),
+        // Without a version in `_meta` the endpoint refuses the request (-32602).
+        _ => {}
+    }
+    match one("mcp-method")? {
+        None => return mismatch(HeaderMismatch::MissingMethod),
+        Some(h) if !equals(h, method) => return mismatch(HeaderMismatch::Method),
+        Some(_) => {}
+    }
+    if named.is_some() {
         match (one("mcp-name")?, value) {
             (None, Some(_)) => return mismatch(HeaderMismatch::MissingName),
             (Some(h), Some(v)) if !equals_decoded(h, v) => return mismatch(HeaderMismatch::Name),
@@ -165,6 +176,26 @@ pub(crate) fn check_modern_message<H: Headers + ?Sized>(
         }
     }
     Ok(())
+}
+
+/// The first `_meta` member and the first member named `named`, reading no further
+/// than both.
+fn meta_and_member<'b>(
+    members: impl Iterator<Item = (JsonStr<'b>, RawJson<'b>)>,
+    named: Option<&str>,
+) -> (Option<RawJson<'b>>, Option<RawJson<'b>>) {
+    let (mut meta, mut member) = (None, None);
+    for (name, v) in members {
+        if meta.is_none() && name.eq_str("_meta") {
+            meta = Some(v);
+        } else if member.is_none() && named.is_some_and(|m| name.eq_str(m)) {
+            member = Some(v);
+        }
+        if meta.is_some() && (member.is_some() || named.is_none()) {
+            break;
+        }
+    }
+    (meta, member)
 }
 
 /// A tool argument that also travels in a header: the `inputSchema` property marked
@@ -204,12 +235,14 @@ pub(crate) fn check_param_message<H: Headers + ?Sized>(
     params: &[ParamHeader<'_>],
 ) -> Result<(), BadRequest> {
     let Some(Message::Request(r)) = message else { return Ok(()) };
-    if !r.method.eq_str("tools/call") {
+    if params.is_empty() || !r.method.eq_str("tools/call") {
         return Ok(());
     }
     let Some(tool) = r.params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else { return Ok(()) };
-    let arguments = r.params.and_then(|p| p.get("arguments"));
+    // The arguments are looked for only for a tool with such headers (most have none).
+    let mut arguments = None;
     for p in params.iter().filter(|p| tool.eq_str(p.tool)) {
+        let arguments = *arguments.get_or_insert_with(|| r.params.and_then(|p| p.get("arguments")));
         let mut name = [0u8; MAX_PARAM_HEADER_NAME];
         let name = param_header_name(p.header, &mut name).ok_or(BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
         let header = single(headers, name).map_err(|()| BadRequest::HeaderMismatch(HeaderMismatch::Param))?;
@@ -334,6 +367,42 @@ mod tests {
             check(&[v, m, n, ("Mcp-Method", "tools/call")], CALL),
             Err(BadRequest::DuplicateField("mcp-method"))
         );
+    }
+
+    #[test]
+    fn the_first_of_a_repeated_member_is_the_one_checked() {
+        // What the one walk of the params finds is what `get` would: the first `name`
+        // and the first `_meta`, even when a later one would match the headers.
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
+        let name_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1,"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(check(&h, name_twice), Err(BadRequest::HeaderMismatch(HeaderMismatch::Name)));
+        let meta_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"},"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(check(&h, meta_twice), Err(BadRequest::HeaderMismatch(HeaderMismatch::ProtocolVersion)));
+        let after = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{},"name":"echo"}}"#;
+        assert_eq!(check(&h, after), Ok(()));
+    }
+
+    /// The members the parse recorded give the answer walking the params gives; spans
+    /// recorded for another body, or incomplete ones, are not used.
+    #[test]
+    fn recorded_members_check_as_the_walked_ones() {
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
+        let good = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let bad = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"other","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}"#;
+        let name_twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1,"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let many = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":1,"b":2,"c":3,"name":"other","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        for body in [&good[..], bad, name_twice, many, CALL] {
+            let walked = check(&h, body);
+            let mut spans = MemberSpans::<4>::new();
+            let m = Message::parse_with_spans(body, &mut spans).ok();
+            assert_eq!(check_modern_message(&h[..], m.as_ref(), Some(&spans)), walked);
+            // Spans of another body: the message's own params are walked.
+            let mut other = MemberSpans::<4>::new();
+            let _ = Message::parse_with_spans(if body == good { bad } else { good }, &mut other);
+            assert_eq!(check_modern_message(&h[..], m.as_ref(), Some(&other)), walked);
+        }
+        assert_eq!(check(&h, good), Ok(()));
+        assert_eq!(check(&h, many), Err(BadRequest::HeaderMismatch(HeaderMismatch::Name)));
     }
 
     #[test]

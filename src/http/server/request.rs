@@ -21,6 +21,13 @@
 pub trait Headers {
     /// The `nth` value (0-based) of the field `name`, in the order received.
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]>;
+
+    /// The first value of the field `name`, and whether it appears again: for a field
+    /// that must appear at most once. A store that can see both in one walk of its
+    /// fields overrides this (the provided one looks twice).
+    fn first_and_repeated(&self, name: &str) -> (Option<&[u8]>, bool) {
+        (self.value(name, 0), self.value(name, 1).is_some())
+    }
 }
 
 impl Headers for [(&str, &[u8])] {
@@ -51,14 +58,18 @@ impl<H: Headers + ?Sized> Headers for &H {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         (**self).value(name, nth)
     }
+
+    fn first_and_repeated(&self, name: &str) -> (Option<&[u8]>, bool) {
+        (**self).first_and_repeated(name)
+    }
 }
 
 /// The one value of a field that must appear at most once: `Ok(None)` when absent,
 /// `Err(())` when it appears twice.
 pub(crate) fn single<'h, H: Headers + ?Sized>(headers: &'h H, name: &str) -> Result<Option<&'h [u8]>, ()> {
-    match (headers.value(name, 0), headers.value(name, 1)) {
-        (v, None) => Ok(v),
-        (Some(_), Some(_)) | (None, Some(_)) => Err(()),
+    match headers.first_and_repeated(name) {
+        (v, false) => Ok(v),
+        (_, true) => Err(()),
     }
 }
 

@@ -42,7 +42,8 @@ use crate::mcp::CapabilitySet;
 /// The longest id this core mints or keeps: longer header values name no session here.
 pub const MAX_SESSION_ID_LEN: usize = 64;
 
-/// A session id: 1 to [`MAX_SESSION_ID_LEN`] visible ASCII bytes, kept inline.
+/// A session id: 1 to [`MAX_SESSION_ID_LEN`] visible ASCII bytes, kept inline; or
+/// [`SessionId::UNLISTED`], the empty id of a session nobody may name.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SessionId {
     bytes: [u8; MAX_SESSION_ID_LEN],
@@ -69,6 +70,16 @@ impl defmt::Format for SessionId {
 }
 
 impl SessionId {
+    /// The id of a session the table keeps but no header may name (a 2026-07-28
+    /// stateless exchange, whose id is never sent): empty, which no header value
+    /// parses to, and which a store leaves out of its index (nothing is minted for it).
+    pub const UNLISTED: SessionId = SessionId { bytes: [0; MAX_SESSION_ID_LEN], len: 0 };
+
+    /// Whether it is [`SessionId::UNLISTED`].
+    pub fn is_unlisted(&self) -> bool {
+        self.len == 0
+    }
+
     /// The id a header names, if it is one this core could have minted (visible ASCII,
     /// at most [`MAX_SESSION_ID_LEN`] bytes).
     pub fn parse(text: &str) -> Option<Self> {

@@ -183,8 +183,12 @@ impl<V, S: SessionStore<V>> SessionTable<V, S> {
         &self.store
     }
 
-    /// What `id` names.
+    /// What `id` names. The empty id, [`SessionId::UNLISTED`] that stateless exchanges
+    /// are opened with, names nothing.
     pub fn lookup(&self, id: &str) -> Lookup {
+        if id.is_empty() {
+            return Lookup::Unknown;
+        }
         match self.store.lookup(id) {
             None => Lookup::Unknown,
             Some(h) => match self.store.get(h) {
@@ -379,6 +383,23 @@ mod tests {
         assert_eq!(table.get(a), None);
         assert_eq!(table.end(t(1), a), None);
         assert_eq!(table.live(), 0);
+    }
+
+    #[test]
+    fn no_id_names_an_unlisted_session() {
+        let mut table: SessionTable<u32, Slots<u32, 3>> = SessionTable::new(Slots::new(), IDLE);
+        let a = table.open(t(0), SessionId::UNLISTED, 1).unwrap();
+        let b = table.open(t(0), SessionId::UNLISTED, 2).unwrap();
+        assert_ne!(a, b);
+        assert_eq!((table.get(a), table.get(b)), (Some(&1), Some(&2)));
+        assert!(SessionId::UNLISTED.is_unlisted() && !id(0).is_unlisted());
+        assert_eq!(SessionId::parse(SessionId::UNLISTED.as_str()), None, "no header parses to it");
+        // Even the empty text the store would match finds nothing.
+        assert_eq!(table.lookup(""), Lookup::Unknown);
+        assert_eq!(table.lookup("a"), Lookup::Unknown);
+        assert_eq!(table.forget(a), Some(1));
+        assert_eq!(table.lookup(""), Lookup::Unknown);
+        assert_eq!(table.live(), 1);
     }
 
     #[test]

@@ -87,6 +87,12 @@ impl Headers for KeptHeaders {
     fn value(&self, name: &str, nth: usize) -> Option<&[u8]> {
         self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).nth(nth).map(|(_, v)| v)
     }
+
+    /// One walk of the fields, not one for each of the first two occurrences.
+    fn first_and_repeated(&self, name: &str) -> (Option<&[u8]>, bool) {
+        let mut found = self.fields().filter(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).map(|(_, v)| v);
+        (found.next(), found.next().is_some())
+    }
 }
 
 /// Where the connection stands.
@@ -295,5 +301,9 @@ mod kept_headers_tests {
         assert_eq!(kept.value("mcp-name", 0), Some(&b""[..]));
         assert_eq!(kept.value("mcp-param-a", 0), Some(&b"1"[..]));
         assert_eq!(kept.value("mcp-param", 0), None);
+        // The one walk `single` makes sees a second occurrence, by any case.
+        assert_eq!(kept.first_and_repeated("MCP-method"), (Some(&b"tools/call"[..]), true));
+        assert_eq!(kept.first_and_repeated("mcp-name"), (Some(&b""[..]), false));
+        assert_eq!(kept.first_and_repeated("mcp-param-b"), (None, false));
     }
 }

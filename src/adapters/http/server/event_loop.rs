@@ -31,13 +31,13 @@ use crate::framing::Prefix;
 use crate::http::server::{
     AuthVerdict, BadRequest, BodyKind, HostPolicy, IdMinter, Lookup, MIN_RESPONSE_BUFFER, PostBody, PushError, Refusal,
     RequestHead, RequestKind, ServerConfig, SessionHandle, SessionId, SessionTable, StreamConfig, StreamOutput,
-    check_modern_message, check_param_message, check_session_version, classify_body, classify_message, classify_with,
-    empty_response, is_modern_message, modern_error_status, ok_head,
+    check_modern_message, check_param_message, check_session_version, classify_body, classify_message,
+    classify_recording, classify_with, empty_response, is_modern_message, modern_error_status, ok_head,
 };
 use crate::mcp::ProtocolVersion;
 use crate::session::{Config, Event, Origin, OutputMode};
 use crate::time::{Clock, Instant};
-use crate::wire::DEFAULT_MAX_DEPTH;
+use crate::wire::{DEFAULT_MAX_DEPTH, MemberSpans};
 
 /// Bytes a message takes in an endpoint's buffer beyond its own: its origin mark and
 /// newline in the receive buffer, its tag in the transmit buffer, with room to spare.
@@ -768,7 +768,15 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                 }
                 let batches = version == Some(ProtocolVersion::V2025_03_26);
                 // Parsed once here for every check before the endpoint's.
-                let (kind, message) = match classify_message(&body, batches, DEFAULT_MAX_DEPTH) {
+                // A 2026-07-28 request (by its header) has its params' members recorded
+                // as it is parsed, for the header checks.
+                let mut spans = MemberSpans::<16>::new();
+                let classified = if req.version.is_some_and(|v| !v.has_handshake()) {
+                    classify_recording(&body, batches, DEFAULT_MAX_DEPTH, &mut spans)
+                } else {
+                    classify_message(&body, batches, DEFAULT_MAX_DEPTH)
+                };
+                let (kind, message) = match classified {
                     Ok(k) => k,
                     Err(b) => {
                         self.refuse(i, Refusal::BadRequest(b), version, false);
@@ -782,7 +790,7 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
                     (None, _) if is_modern_message(req.version, || message) => {
                         let headers = &req.modern_headers;
                         let message = message.as_ref();
-                        let checked = check_modern_message(headers, message)
+                        let checked = check_modern_message(headers, message, Some(&spans))
                             .and_then(|()| check_param_message(headers, message, self.opts.param_headers));
                         if let Err(b) = checked {
                             self.refuse(i, Refusal::BadRequest(b), Some(ProtocolVersion::V2026_07_28), false);

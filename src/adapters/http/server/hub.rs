@@ -142,7 +142,12 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         id: Option<SessionId>,
         stateless: bool,
     ) -> Result<SessionHandle, ()> {
-        let id = id.unwrap_or_else(|| self.minter.random_id());
+        // A stateless exchange's id is never sent: none is minted, and no lookup finds it.
+        let id = match id {
+            Some(id) => id,
+            None if stateless => SessionId::UNLISTED,
+            None => self.minter.random_id(),
+        };
         // Only a stateless POST takes spare parts: other sessions leave them for the next.
         let spare = if stateless { self.spare.pop() } else { None };
         let awake = match spare {

@@ -92,8 +92,10 @@ impl<V> SessionStore<V> for MapStore<V> {
     }
 
     fn insert(&mut self, entry: Entry<V>) -> Result<SessionHandle, Entry<V>> {
-        let key = self.key(&entry.id);
-        if self.len >= self.capacity || self.index.contains_key(&key) {
+        // An unlisted id (a stateless exchange) is not indexed: no lookup can find it,
+        // and its entry costs no hashing.
+        let key = (!entry.id.is_unlisted()).then(|| self.key(&entry.id));
+        if self.len >= self.capacity || key.is_some_and(|k| self.index.contains_key(&k)) {
             return Err(entry);
         }
         let i = match self.free.pop() {
@@ -105,7 +107,9 @@ impl<V> SessionStore<V> for MapStore<V> {
             }
         };
         self.generations[i] = self.generations[i].wrapping_add(1);
-        self.index.insert(key, i as u32);
+        if let Some(key) = key {
+            self.index.insert(key, i as u32);
+        }
         self.slots[i] = Some(entry);
         self.len += 1;
         Ok(SessionHandle { index: i as u32, generation: self.generations[i] })
@@ -114,8 +118,10 @@ impl<V> SessionStore<V> for MapStore<V> {
     fn remove(&mut self, h: SessionHandle) -> Option<Entry<V>> {
         let i = self.slot(h)?;
         let entry = self.slots[i].take()?;
-        let key = self.key(&entry.id);
-        self.index.remove(&key);
+        if !entry.id.is_unlisted() {
+            let key = self.key(&entry.id);
+            self.index.remove(&key);
+        }
         self.free.push(i as u32);
         self.len -= 1;
         Some(entry)
@@ -158,5 +164,24 @@ mod tests {
         let key = store.key(&SessionId::parse("session-z").unwrap());
         store.index.insert(key, c.index);
         assert_eq!(store.lookup("session-z"), None);
+    }
+
+    #[test]
+    fn unlisted_entries_are_kept_but_not_indexed() {
+        let mut store: MapStore<u32> = MapStore::new(8);
+        let listed = store.insert(entry("session-a", 1)).unwrap();
+        let unlisted =
+            |value| Entry { id: SessionId::UNLISTED, last_active: Instant::ZERO, pinned: 0, value: Some(value) };
+        // Any number of them: they share no key, and none is hashed into the index.
+        let a = store.insert(unlisted(2)).unwrap();
+        let b = store.insert(unlisted(3)).unwrap();
+        assert_eq!((store.len(), store.index.len()), (3, 1));
+        assert_eq!((store.get(a).and_then(|e| e.value), store.get(b).and_then(|e| e.value)), (Some(2), Some(3)));
+        assert_eq!(store.lookup(""), None);
+        assert_eq!(store.remove(a).and_then(|e| e.value), Some(2));
+        // Removing one leaves the listed session's index entry alone.
+        assert_eq!((store.lookup("session-a"), store.index.len()), (Some(listed), 1));
+        assert!(store.remove(b).is_some() && store.remove(listed).is_some());
+        assert!(store.index.is_empty());
     }
 }
