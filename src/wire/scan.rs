@@ -679,6 +679,12 @@ impl<'a> Scanner<'a> {
             }
             _ => return Err(self.err_or_end(ScanErrorKind::ExpectedKey)),
         }
+        // The colon right after the name (compact JSON) without a call: the paths of the
+        // name above would otherwise meet in an out-of-line `expect`.
+        if self.peek() == Some(b':') {
+            self.pos += 1;
+            return Ok(());
+        }
         self.expect(b':', ScanErrorKind::ExpectedColon)
     }
 
