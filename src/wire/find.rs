@@ -70,6 +70,43 @@ pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
     text
 }
 
+/// The reserved `_meta` member names of 2026-07-28 that every stateless request carries,
+/// `io.modelcontextprotocol/protocolVersion` and `…/clientCapabilities`: 39 and 42 bytes,
+/// past the validator's eight-byte short cut, where the general search costs about 150
+/// instructions each. Compared as literals, a word at a time ([`reserved_key`]), they cost
+/// a few.
+#[cfg(test)]
+const RESERVED_KEYS: [&str; 2] =
+    ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"];
+
+/// For the validator: if the string whose body starts at `start` is one of the
+/// `RESERVED_KEYS` written plainly (no escape), the offset of its closing quote. `None`
+/// says nothing about the string: it is then scanned the general way. The names are plain
+/// ASCII (checked by a test), so a match is a well-formed string with no escape.
+///
+/// Words, not slice comparisons: those become calls to `memcmp`, which cost as much as the
+/// search they replace.
+#[cfg(any(test, mcp_sansio_wide))]
+#[inline(always)]
+pub(crate) fn reserved_key(buf: &[u8], start: usize) -> Option<usize> {
+    const fn le(bytes: &[u8; 8]) -> u64 {
+        u64::from_le_bytes(*bytes)
+    }
+    let at = |k: usize| word(buf, start + k);
+    if at(0)? != le(b"io.model") || at(8)? != le(b"contextp") || at(16)? != le(b"rotocol/") {
+        return None;
+    }
+    let tail = at(24)?;
+    if tail == le(b"protocol") {
+        (at(32)? == le(b"Version\"")).then_some(start + 39)
+    } else if tail == le(b"clientCa") {
+        // The last word overlaps the one before it: "pabiliti", then "ilities\"".
+        (at(32)? == le(b"pabiliti") && at(35)? == le(b"ilities\"")).then_some(start + 42)
+    } else {
+        None
+    }
+}
+
 // Word-at-a-time primitives: the wide searches are built on them, and the few word loops
 // elsewhere in the crate (line breaks in `ser` and the line framer, quoted names in
 // `encode`) use them too; on compact builds those loops are dead code behind `COMPACT`.
@@ -159,6 +196,30 @@ mod tests {
             short_string: compact::short_string,
         },
     ];
+
+    /// The reserved names are plain text (so a literal match is a valid, unescaped string),
+    /// are found at their closing quote, and only whole, at the start, closed.
+    #[test]
+    fn reserved_keys_are_plain_and_found_only_whole() {
+        for key in RESERVED_KEYS.map(str::as_bytes) {
+            assert!(!key.iter().any(|&b| is_text_stop(b)));
+            let text = [b"\"", key, b"\":1,\"x\":2}"].concat();
+            assert_eq!(reserved_key(&text, 1), Some(key.len() + 1));
+            assert_eq!(reserved_key(&text, 0), None);
+            // Cut before its quote, or any byte changed: not a match.
+            for cut in 0..=key.len() {
+                assert_eq!(reserved_key(&text[..cut], 1), None, "{cut}");
+            }
+            for at in 1..=key.len() + 1 {
+                let mut changed = text.clone();
+                changed[at] ^= 0x20;
+                assert_eq!(reserved_key(&changed, 1), None, "{at}");
+            }
+            let escaped = [b"\"", &key[..key.len() - 1], b"\\u0041\":1,\"x\":2}"].concat();
+            assert_eq!(reserved_key(&escaped, 1), None);
+        }
+        assert_eq!(reserved_key(b"\"io.modelcontextprotocol/logLevel\":1,\"x\":2}", 1), None);
+    }
 
     /// A reference for `closing_quote`: byte by byte.
     fn closing_quote_slowly(buf: &[u8], start: usize) -> Option<(usize, bool)> {

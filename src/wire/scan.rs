@@ -467,6 +467,30 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// [`string`](Self::string) for a member name: with the wide searches, the reserved
+    /// `_meta` names every stateless request carries are matched as literals where the
+    /// short cut gives up on them ([`find::reserved_key`]); the compact build scans them as
+    /// any string.
+    #[inline(always)]
+    fn key(&mut self) -> Result<StrSpan, ScanError> {
+        debug_assert_eq!(self.peek(), Some(b'"'));
+        let start = self.pos + 1;
+        match find::plain_prefix(self.buf, start) {
+            Ok(end) => {
+                self.pos = end + 1;
+                Ok(StrSpan { start, end, escaped: false })
+            }
+            Err(from) => {
+                #[cfg(mcp_sansio_wide)]
+                if let Some(end) = find::reserved_key(self.buf, start) {
+                    self.pos = end + 1;
+                    return Ok(StrSpan { start, end, escaped: false });
+                }
+                self.string_from::<{ !find::COMPACT }>(start, from)
+            }
+        }
+    }
+
     /// With the wide searches, the rest of a string whose body starts at `start`, from
     /// `from` on (nothing between them needs a look), checked in bulk: the scan stops only
     /// at quotes, backslashes and control characters (sixteen bytes at a time), each
@@ -651,9 +675,15 @@ impl<'a> Scanner<'a> {
         self.skip_ws();
         match self.peek() {
             Some(b'"') => {
-                self.string()?;
+                self.key()?;
             }
             _ => return Err(self.err_or_end(ScanErrorKind::ExpectedKey)),
+        }
+        // The colon right after the name (compact JSON) without a call: the paths of the
+        // name above would otherwise meet in an out-of-line `expect`.
+        if self.peek() == Some(b':') {
+            self.pos += 1;
+            return Ok(());
         }
         self.expect(b':', ScanErrorKind::ExpectedColon)
     }
