@@ -75,6 +75,7 @@ pub(crate) fn classify_message(
 /// `Message::parse_with_spans` reads, which `Frame::parse` reads the same), so that the
 /// checks of a 2026-07-28 request that follow find `_meta` and `name` without walking
 /// the params again.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn classify_recording<'b, const N: usize>(
     body: &'b [u8],
     batches: bool,
@@ -94,6 +95,7 @@ pub(crate) fn classify_recording<'b, const N: usize>(
     }
 }
 
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn single_kind<'b>(m: &Message<'b>) -> PostBody<'b> {
     match m {
         Message::Request(r) if r.method.eq_str("initialize") => PostBody::Initialize { id: r.id },
