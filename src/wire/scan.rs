@@ -456,15 +456,7 @@ impl<'a> Scanner<'a> {
     /// the compact searches (see [`find`](super::find)).
     #[inline]
     pub(crate) fn string(&mut self) -> Result<StrSpan, ScanError> {
-        debug_assert_eq!(self.peek(), Some(b'"'));
-        let start = self.pos + 1;
-        match find::plain_prefix(self.buf, start) {
-            Ok(end) => {
-                self.pos = end + 1;
-                Ok(StrSpan { start, end, escaped: false })
-            }
-            Err(from) => self.string_from::<{ !find::COMPACT }>(start, from),
-        }
+        self.string_or_key::<false>()
     }
 
     /// [`string`](Self::string) for a member name: with the wide searches, the reserved
@@ -473,6 +465,13 @@ impl<'a> Scanner<'a> {
     /// any string.
     #[inline(always)]
     fn key(&mut self) -> Result<StrSpan, ScanError> {
+        self.string_or_key::<true>()
+    }
+
+    /// The two above: the eight-byte short cut, then (for a `KEY`, wide searches) the
+    /// reserved names, then the general search.
+    #[inline(always)]
+    fn string_or_key<const KEY: bool>(&mut self) -> Result<StrSpan, ScanError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = self.pos + 1;
         match find::plain_prefix(self.buf, start) {
@@ -482,7 +481,7 @@ impl<'a> Scanner<'a> {
             }
             Err(from) => {
                 #[cfg(mcp_sansio_wide)]
-                if let Some(end) = find::reserved_key(self.buf, start) {
+                if KEY && let Some(end) = find::reserved_key(self.buf, start) {
                     self.pos = end + 1;
                     return Ok(StrSpan { start, end, escaped: false });
                 }

@@ -199,6 +199,17 @@ impl<'a, const N: usize> MemberSpans<'a, N> {
         if self.head.object.is_none() { &[] } else { self.entries.get(..self.head.len).unwrap_or_default() }
     }
 
+    /// The members of `object`, if this table holds them all (it was recorded for
+    /// `object` itself and did not overflow): what [`members`](Self::members) gives,
+    /// for a caller that must not read another object's.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn members_of(
+        &self,
+        object: RawJson<'a>,
+    ) -> Option<impl Iterator<Item = (JsonStr<'a>, RawJson<'a>)> + '_> {
+        self.recorded_for(object).map(|_| self.members())
+    }
+
     /// The whole table, when it is complete and was recorded for `object` itself (the
     /// same span of the same frame), else `None`: a table from another frame, or from the
     /// other object of a frame with both `params` and `result`, is never used.

@@ -146,11 +146,8 @@ pub(crate) fn check_modern_message<'b, H: Headers + ?Sized, const N: usize>(
     // `_meta` and the named member in one walk of the params (looking each up walked
     // them again for each), the first of each name as `get` would find it; from the
     // members the parse recorded, when it recorded all of these params'.
-    let recorded = spans.filter(|s| {
-        s.is_complete() && s.object().zip(params).is_some_and(|(o, p)| core::ptr::eq(o.as_bytes(), p.as_bytes()))
-    });
-    let (meta, member) = match recorded {
-        Some(s) => meta_and_member(s.members(), named),
+    let (meta, member) = match spans.zip(params).and_then(|(s, p)| s.members_of(p)) {
+        Some(recorded) => meta_and_member(recorded, named),
         None => meta_and_member(params.iter().flat_map(|p| p.members()), named),
     };
     let value = member.and_then(|v| v.as_str());
