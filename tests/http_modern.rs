@@ -61,7 +61,7 @@ fn stateless_posts_are_served_beside_a_handshake_session() {
     let r = modern(&server, &call, &headers("tools/call", Some("test_simple_text")));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.header("mcp-session-id"), None);
-    assert!(!r.text().contains("id: "), "no event ids: {}", r.text());
+    assert!(!r.text().contains("id: ") && !r.text().contains("retry: "), "no event ids, no priming: {}", r.text());
     let v = r.json().unwrap();
     assert_eq!(v["id"], 2);
     assert_eq!(v["result"]["resultType"], "complete");
@@ -175,7 +175,7 @@ fn a_listen_stream_carries_notifications_until_the_client_closes_it() {
     let ack = seen.find("notifications/subscriptions/acknowledged").expect("acknowledged");
     assert!(ack < seen.find("notifications/tools/list_changed").unwrap(), "{seen}");
     assert_eq!(seen.matches(r#""io.modelcontextprotocol/subscriptionId":7"#).count(), 2, "{seen}");
-    assert!(!seen.contains("id: "), "no event ids: {seen}");
+    assert!(!seen.contains("id: ") && !seen.contains("retry: "), "no event ids, no priming: {seen}");
     // Closing the stream ends it (the server's cancellation); the server goes on.
     drop(raw);
     let r = modern(&server, &call, &headers("tools/call", Some("toggle_extra_tool")));

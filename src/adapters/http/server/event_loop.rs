@@ -91,6 +91,29 @@ impl crate::http::server::Headers for H1<'_, '_> {
 /// id; anything else the transport's refusal).
 struct WithoutVersion<'h, H>(&'h H);
 
+/// A response as our encoder starts one, `{"jsonrpc":"2.0","id":ID,"result":` (`Some(true)`)
+/// or `…,"error":` (`Some(false)`), told from those first bytes alone: [`Prefix::scan`]
+/// walks every top-level member to be sure no `method` follows, and a result can be long.
+/// `None` for any other start (a request, a notification, an id with an escape), which
+/// [`Prefix::scan`] then decides.
+fn encoded_response(message: &[u8]) -> Option<bool> {
+    let rest = message.strip_prefix(br#"{"jsonrpc":"2.0","id":"#)?;
+    let id_len = if rest.first() == Some(&b'"') {
+        let close = 1 + rest.get(1..)?.iter().position(|&c| c == b'"' || c == b'\\')?;
+        (rest.get(close) == Some(&b'"')).then_some(close + 1)?
+    } else {
+        rest.iter().position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))?
+    };
+    let after = rest.get(id_len..)?;
+    if after.starts_with(br#","result":"#) {
+        Some(true)
+    } else if after.starts_with(br#","error":"#) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Whether `message`, which the endpoint wrote, is a result by its first bytes: the
 /// endpoint writes `{"jsonrpc":"2.0","id":<id>,` and then the answer's member. A result
 /// has no error status, and is not parsed (whole) to find that out; anything else is.
@@ -1181,9 +1204,14 @@ impl<'a, H: Handler, const OUT: usize, const IN: usize> HttpServer<'a, H, OUT, I
             match a.endpoint.poll_output() {
                 crate::session::Output::Transmit(t) => {
                     let origin = t.origin.map(|o| o.0);
-                    let prefix = Prefix::scan(t.bytes());
-                    let response = prefix.answer && !prefix.method;
-                    if response && stateless && a.status.is_none() && !plainly_a_result(t.bytes(), prefix.id()) {
+                    let (response, result) = match encoded_response(t.bytes()) {
+                        Some(result) => (true, result),
+                        None => {
+                            let prefix = Prefix::scan(t.bytes());
+                            (prefix.answer && !prefix.method, plainly_a_result(t.bytes(), prefix.id()))
+                        }
+                    };
+                    if response && stateless && a.status.is_none() && !result {
                         a.status = modern_error_status(t.bytes());
                     }
                     // A store that would have to drop unsent messages (a slow client, no
@@ -1604,5 +1632,34 @@ fn patch_close(mut bytes: Vec<u8>, close: bool) -> Vec<u8> {
 impl<H: Handler, const OUT: usize, const IN: usize> Drop for HttpServer<'_, H, OUT, IN> {
     fn drop(&mut self) {
         self.queue.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Prefix, encoded_response};
+
+    #[test]
+    fn encoded_responses_are_told_from_their_start_as_the_full_scan_tells_them() {
+        let cases: [(&[u8], Option<bool>); 9] = [
+            (br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#, Some(true)),
+            (br#"{"jsonrpc":"2.0","id":"a-1","error":{"code":-32601,"message":"m"}}"#, Some(false)),
+            (br#"{"jsonrpc":"2.0","id":-3,"result":{}}"#, Some(true)),
+            // Not as the encoder writes a response: the full scan decides.
+            (br#"{"jsonrpc":"2.0","id":"a\"b","result":{}}"#, None),
+            (br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, None),
+            (br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#, None),
+            (br#"{"jsonrpc":"2.0","id":1"#, None),
+            (br#"{"jsonrpc":"2.0","id":"#, None),
+            (br#"{"id":1,"result":{}}"#, None),
+        ];
+        for (message, want) in cases {
+            assert_eq!(encoded_response(message), want, "{}", String::from_utf8_lossy(message));
+            if let Some(result) = want {
+                let p = Prefix::scan(message);
+                assert!(p.answer && !p.method);
+                assert_eq!(result, super::plainly_a_result(message, p.id()));
+            }
+        }
     }
 }

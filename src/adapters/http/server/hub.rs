@@ -10,6 +10,10 @@ use crate::session::{Config, ConfigError, RequestOptions, Reserves, SendError, S
 use crate::time::Instant;
 use crate::wire::{RawJson, RequestId};
 
+/// The epoch of a stateless exchange's streams: they send no event ids (nothing resumes a
+/// stream of a session that lives as long as one POST), so none is drawn for them.
+const STATELESS_EPOCH: u32 = 0;
+
 pub(crate) type Table<'a, const OUT: usize, const IN: usize> =
     SessionTable<Session<'a, OUT, IN>, MapStore<Session<'a, OUT, IN>>>;
 
@@ -65,7 +69,12 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         }
     }
 
-    fn epoch(&mut self) -> u32 {
+    /// 32 random bits naming a session's event ids; none for a stateless exchange, whose
+    /// streams send no event ids ([`STATELESS_EPOCH`]: nothing is drawn for it).
+    fn epoch(&mut self, stateless: bool) -> u32 {
+        if stateless {
+            return STATELESS_EPOCH;
+        }
         let b = self.minter.next_bits();
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     }
@@ -112,11 +121,12 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         store: Box<[u8]>,
         legacy_url: Option<&str>,
         version: Option<ProtocolVersion>,
+        stateless: bool,
     ) -> Option<Box<Awake<'a, OUT, IN>>> {
         let streams = match legacy_url {
             Some(url) => SessionStreams::legacy(store, self.streams, url)?,
             None => {
-                let epoch = self.epoch();
+                let epoch = self.epoch(stateless);
                 SessionStreams::new(store, self.streams, epoch, version)
             }
         };
@@ -152,7 +162,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         let spare = if stateless { self.spare.pop() } else { None };
         let awake = match spare {
             Some(mut awake) => {
-                let epoch = self.epoch();
+                let epoch = self.epoch(true);
                 awake.reset(now, self.streams, epoch);
                 awake
             }
@@ -161,7 +171,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
                 // is a method this era does not have.
                 let (endpoint, store) = self.endpoint(now, None, stateless).ok_or(())?;
                 let url = legacy.then(|| format!("{legacy_path}?sessionId={id}"));
-                self.awake_parts(endpoint, store, url.as_deref(), None).ok_or(())?
+                self.awake_parts(endpoint, store, url.as_deref(), None, stateless).ok_or(())?
             }
         };
         let tag = SessionTag(self.next_tag);
@@ -205,7 +215,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
             next_serial: 0,
         };
         let (endpoint, store) = self.endpoint(now, Some(snapshot), false)?;
-        let awake = self.awake_parts(endpoint, store, None, Some(ticket.version))?;
+        let awake = self.awake_parts(endpoint, store, None, Some(ticket.version), false)?;
         let tag = SessionTag(self.next_tag);
         let session = Session {
             tag,
@@ -244,7 +254,7 @@ impl<'a, const OUT: usize, const IN: usize> Hub<'a, OUT, IN> {
         let Life::Asleep(snapshot) = s.life else { return true };
         let Some((endpoint, store)) = self.endpoint(now, Some(snapshot), false) else { return false };
         let version = Some(snapshot.version);
-        let Some(awake) = self.awake_parts(endpoint, store, None, version) else { return false };
+        let Some(awake) = self.awake_parts(endpoint, store, None, version, false) else { return false };
         if let Some(s) = self.table.get_mut(h) {
             s.life = Life::Awake(awake);
         }
