@@ -262,7 +262,8 @@ pub(crate) fn read_envelope<'a>(
         _ => version.as_str().and_then(ProtocolVersion::from_json),
     };
     let Some(known) = known.filter(|v| supported.contains(*v)) else { return Err(Fault::Unsupported(version)) };
-    let flags = CapabilitySet::from_client_json(caps);
+    // `{}`, what most requests declare, names no capability: nothing to walk.
+    let flags = if caps.as_bytes() == b"{}" { CapabilitySet::EMPTY } else { CapabilitySet::from_client_json(caps) };
     let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
     let walked =
         meta.walked(last).and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));

@@ -485,6 +485,19 @@ impl<'a> Scanner<'a> {
                     self.pos = end + 1;
                     return Ok(StrSpan { start, end, escaped: false });
                 }
+                // A string of nine to sixteen bytes (`2026-07-28`, `tools/call`,
+                // `arguments`) closes in the second word: finished here, without the call
+                // the general search costs. (Compact builds never get past the first word:
+                // their `plain_prefix` gives up at once.)
+                if from == start + 8 {
+                    match find::plain_prefix(self.buf, from) {
+                        Ok(end) => {
+                            self.pos = end + 1;
+                            return Ok(StrSpan { start, end, escaped: false });
+                        }
+                        Err(from) => return self.string_from::<{ !find::COMPACT }>(start, from),
+                    }
+                }
                 self.string_from::<{ !find::COMPACT }>(start, from)
             }
         }
