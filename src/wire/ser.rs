@@ -243,12 +243,14 @@ impl<'b> Out<'b> {
 /// Whether `json` holds a `\n` or a `\r`: asked of every raw value written, so eight bytes
 /// at a time except on compact builds (small 32-bit targets), as the scanner does.
 pub(crate) fn has_line_break(json: &[u8]) -> bool {
-    use super::find::{COMPACT, eq_mask, word};
+    use super::find::{COMPACT, HI, LO, eq_mask, word};
     let mut at = 0;
     if !COMPACT {
         // "None flagged" is exact (a borrow can flag more bytes only above a true one).
+        // One "below CR" test per word first: JSON text rarely holds a control byte at all,
+        // and only a word that does is asked for CR and LF.
         while let Some(w) = word(json, at) {
-            if eq_mask(w, b'\n') | eq_mask(w, b'\r') != 0 {
+            if w.wrapping_sub(LO * 0x0E) & !w & HI != 0 && eq_mask(w, b'\n') | eq_mask(w, b'\r') != 0 {
                 return true;
             }
             at += 8;
@@ -990,7 +992,7 @@ mod tests {
     #[test]
     fn has_line_break_at_every_offset() {
         for len in 0..30 {
-            for filler in [b' ', 0x0b, 0x0e, 0x8a, b'\t'] {
+            for filler in [b' ', 0x00, 0x0b, 0x0c, 0x0e, 0x8a, b'\t'] {
                 let mut bytes = std::vec![filler; len];
                 assert!(!has_line_break(&bytes));
                 for at in 0..len {

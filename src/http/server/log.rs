@@ -123,9 +123,9 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
         b[at + 8..at + 12].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
         let body = &mut b[at + HEADER..at + cost];
         body.copy_from_slice(bytes);
-        // The encoder never writes a line break, so look first (a test without a branch
-        // per byte, which the compiler widens), and blank only when there is one.
-        if has_line_break(bytes) {
+        // The encoder never writes a line break: look first (eight bytes at a time), and
+        // blank byte by byte only when there is one.
+        if crate::wire::has_line_break(bytes) {
             for c in body.iter_mut().filter(|c| **c == b'\n' || **c == b'\r') {
                 *c = b' ';
             }
@@ -202,22 +202,6 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> EventLog<B> {
     }
 }
 
-/// Whether `bytes` holds a CR or LF, or possibly a tab or another control character
-/// below CR (the caller blanks CR and LF only, so a false alarm costs a byte-wise pass):
-/// eight bytes at a time, one "below 0x0E" test per word, which finds any such byte
-/// exactly (a borrow only flags bytes above one that is flagged truly).
-fn has_line_break(bytes: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
-    let mut seen = 0u64;
-    for w in words.by_ref() {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        seen |= w.wrapping_sub(LO * 0x0E) & !w & HI;
-    }
-    seen != 0 || words.remainder().iter().any(|&c| c < 0x0E)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,19 +214,7 @@ mod tests {
         assert_eq!(log.push(1, &msg), Some(1));
         let kept = log.next_of(1, 0).unwrap().bytes;
         assert_eq!(kept.iter().filter(|&&c| c == b' ').count(), 4);
-        assert!(!has_line_break(kept) && has_line_break(&msg[100..]));
-        // Each control byte below CR, in each of a word's places and in the tail, is seen;
-        // bytes just above are not.
-        for at in 0..20 {
-            for c in [b'\n', b'\r', 0, b'\t'] {
-                let mut m = [b' '; 20];
-                m[at] = c;
-                assert!(has_line_break(&m), "{c} at {at}");
-            }
-            let mut m = [0x0Eu8; 20];
-            m[at] = 0xFF;
-            assert!(!has_line_break(&m));
-        }
+        assert!(!crate::wire::has_line_break(kept));
     }
 
     #[test]
