@@ -489,15 +489,16 @@ impl<'a> Scanner<'a> {
                 // `arguments`) closes in the second word: finished here, without the call
                 // the general search costs. (Compact builds never get past the first word:
                 // their `plain_prefix` gives up at once.)
-                if from == start + 8 {
-                    match find::plain_prefix(self.buf, from) {
+                let from = match from == start + 8 {
+                    true => match find::plain_prefix(self.buf, from) {
                         Ok(end) => {
                             self.pos = end + 1;
                             return Ok(StrSpan { start, end, escaped: false });
                         }
-                        Err(from) => return self.string_from::<{ !find::COMPACT }>(start, from),
-                    }
-                }
+                        Err(from) => from,
+                    },
+                    false => from,
+                };
                 self.string_from::<{ !find::COMPACT }>(start, from)
             }
         }
