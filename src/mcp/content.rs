@@ -323,14 +323,22 @@ impl<'de: 'a, 'a> Deserialize<'de> for ContentBlock<'a> {
 }
 
 impl<'de: 'a, 'a> ReadAhead<'de> for ContentBlock<'a> {
-    /// `{"type":"text","text":…}`, members in that order, nothing else.
+    /// `{"type":"text","text":…}`, members in either order, nothing else.
     fn ahead(input: &'de [u8]) -> Option<(Self, usize)> {
         let mut c = Cursor::new(input);
         c.byte(b'{')?;
-        c.key(b"\"type\"")?;
-        c.quoted(b"\"text\"")?;
-        c.member(b"\"text\"")?;
-        let text = c.string()?;
+        let text = if c.key(b"\"type\"").is_some() {
+            c.quoted(b"\"text\"")?;
+            c.member(b"\"text\"")?;
+            c.string()?
+        } else {
+            // (as a map sorted by name writes it)
+            c.key(b"\"text\"")?;
+            let text = c.string()?;
+            c.member(b"\"type\"")?;
+            c.quoted(b"\"text\"")?;
+            text
+        };
         let len = c.close()?;
         Some((Self::Text(TextContent { text, annotations: None, meta: None }), len))
     }
@@ -642,6 +650,7 @@ mod tests {
         use proptest::prelude::*;
         let shapes = prop::sample::select(std::vec![
             std::vec![r#""type""#, r#""text""#],
+            std::vec![r#""text""#, r#""type""#],
             std::vec![r#""uri""#, r#""mimeType""#, r#""text""#],
             std::vec![r#""uri""#, r#""mimeType""#, r#""blob""#],
             std::vec![r#""uri""#, r#""text""#],
@@ -723,7 +732,8 @@ mod tests {
         assert!(matches!(ResourceContents::ahead(text), Some((ResourceContents::Text(_), 46))));
         let text = br#"{"uri":"u","blob":"AAAA"}"#;
         assert!(matches!(ResourceContents::ahead(text), Some((ResourceContents::Blob(_), 25))));
-        assert!(ContentBlock::ahead(br#"{"text":"a","type":"text"}"#).is_none());
+        assert!(ContentBlock::ahead(br#"{"text":"a","type":"text"}"#).is_some());
+        assert!(ContentBlock::ahead(br#"{"text":"a","type":"image"}"#).is_none());
     }
 
     #[test]
