@@ -323,7 +323,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for ContentBlock<'a> {
 }
 
 impl<'de: 'a, 'a> ReadAhead<'de> for ContentBlock<'a> {
-    /// `{"type":"text","text":…}`, members in either order, nothing else.
+    /// `{"type":"text","text":…}`, those two in either order, then `annotations` and
+    /// `_meta` if present; nothing else.
     fn ahead(input: &'de [u8]) -> Option<(Self, usize)> {
         let mut c = Cursor::new(input);
         c.byte(b'{')?;
@@ -339,8 +340,11 @@ impl<'de: 'a, 'a> ReadAhead<'de> for ContentBlock<'a> {
             c.quoted(b"\"text\"")?;
             text
         };
-        let len = c.close()?;
-        Some((Self::Text(TextContent { text, annotations: None, meta: None }), len))
+        let text = match c.close() {
+            Some(len) => (TextContent { text, annotations: None, meta: None }, len),
+            None => text_extras(c, text)?,
+        };
+        Some((Self::Text(text.0), text.1))
     }
 
     fn general<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -362,6 +366,25 @@ impl<'de: 'a, 'a> ReadAhead<'de> for ContentBlock<'a> {
             _ => Self::Other(raw),
         })
     }
+}
+
+/// The rest of a read-ahead text block with more than its text: `annotations` and `_meta`,
+/// once each, then its end (apart, to keep the common case short).
+#[cold]
+#[inline(never)]
+fn text_extras<'a>(mut c: Cursor<'a>, text: JsonStr<'a>) -> Option<(TextContent<'a>, usize)> {
+    let (mut annotations, mut meta) = (None, None);
+    while c.byte(b',').is_some() {
+        if annotations.is_none() && c.key(b"\"annotations\"").is_some() {
+            annotations = Some(c.value::<Option<Annotations<'a>>>()?);
+        } else if meta.is_none() && c.key(b"\"_meta\"").is_some() {
+            meta = Some(c.value::<Option<Meta<'a>>>()?);
+        } else {
+            return None;
+        }
+    }
+    let len = c.close()?;
+    Some((TextContent { text, annotations: annotations.flatten(), meta: meta.flatten() }, len))
 }
 
 impl Serialize for ContentBlock<'_> {
@@ -651,6 +674,11 @@ mod tests {
         let shapes = prop::sample::select(std::vec![
             std::vec![r#""type""#, r#""text""#],
             std::vec![r#""text""#, r#""type""#],
+            std::vec![r#""type""#, r#""text""#, r#""annotations""#],
+            std::vec![r#""type""#, r#""text""#, r#""_meta""#],
+            std::vec![r#""type""#, r#""text""#, r#""annotations""#, r#""_meta""#],
+            std::vec![r#""text""#, r#""type""#, r#""_meta""#, r#""annotations""#],
+            std::vec![r#""type""#, r#""text""#, r#""_meta""#, r#""_meta""#],
             std::vec![r#""uri""#, r#""mimeType""#, r#""text""#],
             std::vec![r#""uri""#, r#""mimeType""#, r#""blob""#],
             std::vec![r#""uri""#, r#""text""#],
@@ -666,16 +694,33 @@ mod tests {
             "1",
             "null",
         ]);
+        let object = prop::sample::select(std::vec![
+            r#"{"audience":["user"],"priority":0.5}"#,
+            r#"{"priority":0.25,"lastModified":"2025-01-01T00:00:00Z","audience":[]}"#,
+            "{}",
+            "null",
+            r#"{"k":1}"#,
+            r#"{"audience":"user"}"#,
+            r#"{"priority":"high"}"#,
+            r#""str""#,
+            "[]",
+        ]);
         // The shape, with now and then a member more (unknown, a duplicate, annotations,
         // `_meta`…) somewhere among its own.
         let extra = prop::option::weighted(0.3, (member_strategy(), 0..4usize));
-        let shaped = (shapes, prop::collection::vec(text, 3), prop::collection::vec(ws_strategy(), 16), extra)
-            .prop_map(|(names, values, ws, extra)| {
+        let values = prop::collection::vec((text, object), 4);
+        let shaped =
+            (shapes, values, prop::collection::vec(ws_strategy(), 16), extra).prop_map(|(names, values, ws, extra)| {
                 let mut members: std::vec::Vec<std::string::String> = names
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
-                        std::format!("{}{name}{}:{}{}", ws[4 * i + 1], ws[4 * i + 2], ws[4 * i + 3], values[i])
+                        let value = if name.contains("annotations") || name.contains("_meta") {
+                            values[i].1
+                        } else {
+                            values[i].0
+                        };
+                        std::format!("{}{name}{}:{}{value}", ws[4 * i + 1], ws[4 * i + 2], ws[4 * i + 3])
                     })
                     .collect();
                 if let Some(((n, v), at)) = extra {
@@ -734,6 +779,11 @@ mod tests {
         assert!(matches!(ResourceContents::ahead(text), Some((ResourceContents::Blob(_), 25))));
         assert!(ContentBlock::ahead(br#"{"text":"a","type":"text"}"#).is_some());
         assert!(ContentBlock::ahead(br#"{"text":"a","type":"image"}"#).is_none());
+        let text = br#"{"type":"text","text":"a","annotations":{"priority":0.5},"_meta":{"k":1}}"#;
+        let Some((ContentBlock::Text(t), 73)) = ContentBlock::ahead(text) else { panic!() };
+        assert_eq!(t.annotations.unwrap().priority.unwrap().as_text(), "0.5");
+        assert!(t.meta.is_some());
+        assert!(ContentBlock::ahead(br#"{"type":"text","text":"a","_meta":{},"_meta":{}}"#).is_none());
     }
 
     #[test]

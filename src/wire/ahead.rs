@@ -174,6 +174,16 @@ impl<'a> Cursor<'a> {
         Some(JsonStr::from_span(self.buf, span))
     }
 
+    /// Any value, decoded as the general decoding decodes it; `None` if that fails (the
+    /// general decoding then reports it).
+    pub(crate) fn value<T: de::Deserialize<'a>>(&mut self) -> Option<T> {
+        let i = navigate::skip_ws(self.buf, self.pos);
+        let (value, end) = super::de::decode_at::<T>(self.buf, i);
+        let value = value.ok()?;
+        self.pos = end;
+        Some(value)
+    }
+
     /// The object's closing brace: how many bytes the value took.
     #[inline]
     pub(crate) fn close(&mut self) -> Option<usize> {
