@@ -682,7 +682,6 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
     }
 }
 
-/// The object of [`decode_recorded`]: a struct or a map is visited from the table.
 /// The map a read-ahead decoder is handed (see [`ahead`](super::ahead)): the mark, then
 /// the input from the value's start; then either the length it read (a second key) or a
 /// request for the general decoding (a second value), from the value's start.
@@ -716,6 +715,7 @@ impl<'a> de::MapAccess<'a> for AheadAccess<'_, 'a, '_> {
     }
 }
 
+/// The object of [`decode_recorded`]: a struct or a map is visited from the table.
 struct Root<'d, 'a, 's, 'r> {
     de: &'d mut Deserializer<'a, 's>,
     entries: &'r [Entry],
