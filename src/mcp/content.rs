@@ -23,6 +23,7 @@ use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
 use crate::mcp::seq::Items;
 use crate::mcp::server::resources::ResourceContents;
+use crate::wire::ahead::{Cursor, ReadAhead};
 use crate::wire::{JsonKind, JsonStr, Number, RawJson};
 
 /// Who a message or content is from or for (the schema's `Role`).
@@ -317,6 +318,36 @@ impl<'de: 'a, 'a> Deserialize<'de> for ContentBlock<'a> {
     /// Reads `type`, then decodes that variant. A missing or non-string `type` is an
     /// error; an unknown one is [`ContentBlock::Other`].
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::wire::ahead::deserialize(d)
+    }
+}
+
+impl<'de: 'a, 'a> ReadAhead<'de> for ContentBlock<'a> {
+    /// `{"type":"text","text":…}`, those two in either order, then `annotations` and
+    /// `_meta` if present; nothing else.
+    fn ahead(input: &'de [u8]) -> Option<(Self, usize)> {
+        let mut c = Cursor::new(input);
+        c.byte(b'{')?;
+        let text = if c.key(b"\"type\"").is_some() {
+            c.quoted(b"\"text\"")?;
+            c.member(b"\"text\"")?;
+            c.string()?
+        } else {
+            // (as a map sorted by name writes it)
+            c.key(b"\"text\"")?;
+            let text = c.string()?;
+            c.member(b"\"type\"")?;
+            c.quoted(b"\"text\"")?;
+            text
+        };
+        let text = match c.close() {
+            Some(len) => (TextContent { text, annotations: None, meta: None }, len),
+            None => text_extras(c, text)?,
+        };
+        Some((Self::Text(text.0), text.1))
+    }
+
+    fn general<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = crate::mcp::seq::object(d)?;
         let Some(tag) = raw.get("type").and_then(|t| t.as_str()) else {
             return Err(D::Error::missing_field("type"));
@@ -335,6 +366,25 @@ impl<'de: 'a, 'a> Deserialize<'de> for ContentBlock<'a> {
             _ => Self::Other(raw),
         })
     }
+}
+
+/// The rest of a read-ahead text block with more than its text: `annotations` and `_meta`,
+/// once each, then its end (apart, to keep the common case short).
+#[cold]
+#[inline(never)]
+fn text_extras<'a>(mut c: Cursor<'a>, text: JsonStr<'a>) -> Option<(TextContent<'a>, usize)> {
+    let (mut annotations, mut meta) = (None, None);
+    while c.byte(b',').is_some() {
+        if annotations.is_none() && c.key(b"\"annotations\"").is_some() {
+            annotations = Some(c.value::<Option<Annotations<'a>>>()?);
+        } else if meta.is_none() && c.key(b"\"_meta\"").is_some() {
+            meta = Some(c.value::<Option<Meta<'a>>>()?);
+        } else {
+            return None;
+        }
+    }
+    let len = c.close()?;
+    Some((TextContent { text, annotations: annotations.flatten(), meta: meta.flatten() }, len))
 }
 
 impl Serialize for ContentBlock<'_> {
@@ -573,6 +623,167 @@ mod tests {
         assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"type":"text","text":"hi \"there\""}"#);
         let b = ContentBlock::image("AAAA", "image/png");
         assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"type":"image","data":"AAAA","mimeType":"image/png"}"#);
+    }
+
+    /// Members for the read-ahead differential test: names and values, the expected
+    /// ones most often, with escapes, other types, unknown and duplicate members around.
+    fn member_strategy() -> impl proptest::strategy::Strategy<Value = (&'static str, &'static str)> {
+        use proptest::prelude::*;
+        let names = prop::sample::select(std::vec![
+            r#""type""#,
+            r#""text""#,
+            r#""uri""#,
+            r#""mimeType""#,
+            r#""blob""#,
+            r#""annotations""#,
+            r#""_meta""#,
+            r#""resource""#,
+            r#""t\u0065xt""#,
+            r#""typ\u0065""#,
+            r#""x""#,
+        ]);
+        let values = prop::sample::select(std::vec![
+            r#""text""#,
+            r#""resource""#,
+            r#""image""#,
+            r#""t\u0065xt""#,
+            r#""hello world""#,
+            r#""a \"q\" \n caf\u00e9 \ud83d\ude00""#,
+            r#""file:///a.txt""#,
+            r#""text/plain""#,
+            r#""""#,
+            "7",
+            "null",
+            "true",
+            "[]",
+            r#"["x"]"#,
+            r#"{"k":1}"#,
+            r#"{"audience":["user"],"priority":0.5}"#,
+            r#"{"uri":"file:///b","text":"t"}"#,
+        ]);
+        (names, values)
+    }
+
+    fn ws_strategy() -> impl proptest::strategy::Strategy<Value = &'static str> {
+        proptest::sample::select(std::vec!["", "", "", " ", "\n  ", "\t"])
+    }
+
+    /// An object: one of the read-ahead shapes (its values varied) or any members.
+    fn object_strategy() -> impl proptest::strategy::Strategy<Value = std::string::String> {
+        use proptest::prelude::*;
+        let shapes = prop::sample::select(std::vec![
+            std::vec![r#""type""#, r#""text""#],
+            std::vec![r#""text""#, r#""type""#],
+            std::vec![r#""type""#, r#""text""#, r#""annotations""#],
+            std::vec![r#""type""#, r#""text""#, r#""_meta""#],
+            std::vec![r#""type""#, r#""text""#, r#""annotations""#, r#""_meta""#],
+            std::vec![r#""text""#, r#""type""#, r#""_meta""#, r#""annotations""#],
+            std::vec![r#""type""#, r#""text""#, r#""_meta""#, r#""_meta""#],
+            std::vec![r#""uri""#, r#""mimeType""#, r#""text""#],
+            std::vec![r#""uri""#, r#""mimeType""#, r#""blob""#],
+            std::vec![r#""uri""#, r#""text""#],
+            std::vec![r#""uri""#, r#""blob""#],
+        ]);
+        let text = prop::sample::select(std::vec![
+            r#""text""#,
+            r#""plain words""#,
+            r#""esc \"aped\"\n\u00e9""#,
+            r#""file:///x.md""#,
+            r#""text/markdown""#,
+            r#""AAAA""#,
+            "1",
+            "null",
+        ]);
+        let object = prop::sample::select(std::vec![
+            r#"{"audience":["user"],"priority":0.5}"#,
+            r#"{"priority":0.25,"lastModified":"2025-01-01T00:00:00Z","audience":[]}"#,
+            "{}",
+            "null",
+            r#"{"k":1}"#,
+            r#"{"audience":"user"}"#,
+            r#"{"priority":"high"}"#,
+            r#""str""#,
+            "[]",
+        ]);
+        // The shape, with now and then a member more (unknown, a duplicate, annotations,
+        // `_meta`…) somewhere among its own.
+        let extra = prop::option::weighted(0.3, (member_strategy(), 0..4usize));
+        let values = prop::collection::vec((text, object), 4);
+        let shaped =
+            (shapes, values, prop::collection::vec(ws_strategy(), 16), extra).prop_map(|(names, values, ws, extra)| {
+                let mut members: std::vec::Vec<std::string::String> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let value = if name.contains("annotations") || name.contains("_meta") {
+                            values[i].1
+                        } else {
+                            values[i].0
+                        };
+                        std::format!("{}{name}{}:{}{value}", ws[4 * i + 1], ws[4 * i + 2], ws[4 * i + 3])
+                    })
+                    .collect();
+                if let Some(((n, v), at)) = extra {
+                    members.insert(at.min(members.len()), std::format!("{n}:{v}"));
+                }
+                let comma = std::format!("{},", ws[4]);
+                std::format!("{}{{{}{}}}", ws[0], members.join(&comma), ws[15])
+            });
+        let any = prop::collection::vec((member_strategy(), ws_strategy()), 0..5).prop_map(|members| {
+            let body: std::vec::Vec<_> =
+                members.iter().map(|((n, v), w)| std::format!("{w}{n}{w}:{w}{v}{w}")).collect();
+            std::format!("{{{}}}", body.join(","))
+        });
+        prop_oneof![2 => shaped, 1 => any]
+    }
+
+    /// Decodes `text` by read-ahead and the general way, alone and as array elements, and
+    /// asserts equal results (values, or errors with their offsets).
+    macro_rules! agree {
+        ($ty:ident, $text:expr) => {{
+            use crate::wire::ahead::GeneralOnly;
+            let text: &str = $text;
+            if let Ok(raw) = RawJson::parse(text.as_bytes()) {
+                let fast = raw.decode::<$ty<'_>>();
+                let general = raw.decode::<GeneralOnly<$ty<'_>>>().map(|g| g.0);
+                assert_eq!(fast, general, "{text}");
+                // In an array: each element's end is where the next one is looked for.
+                let array = std::format!("[{text} , {text},{text}]");
+                let raw = RawJson::parse(array.as_bytes()).unwrap();
+                let fast: std::vec::Vec<_> = raw.decode::<Items<'_, $ty<'_>>>().unwrap().iter().collect();
+                let general: std::vec::Vec<_> =
+                    raw.decode::<Items<'_, GeneralOnly<$ty<'_>>>>().unwrap().iter().map(|r| r.map(|g| g.0)).collect();
+                assert_eq!(fast, general, "{array}");
+            }
+        }};
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The read-ahead decoders give what the general decoding gives, value or error.
+        #[test]
+        fn read_ahead_agrees_with_the_general_decoding(text in object_strategy()) {
+            agree!(ContentBlock, &text);
+            agree!(ResourceContents, &text);
+        }
+    }
+
+    #[test]
+    fn read_ahead_takes_the_common_shapes() {
+        let text = br#"{"type": "text", "text": "a\nb"} ,"#;
+        let got = ContentBlock::ahead(text).map(|(b, len)| (b.as_text().unwrap(), len));
+        assert_eq!(got, Some((JsonStr::from_text("a\nb"), 32)));
+        let text = br#"{"uri":"u","mimeType":"text/plain","text":"t"}"#;
+        assert!(matches!(ResourceContents::ahead(text), Some((ResourceContents::Text(_), 46))));
+        let text = br#"{"uri":"u","blob":"AAAA"}"#;
+        assert!(matches!(ResourceContents::ahead(text), Some((ResourceContents::Blob(_), 25))));
+        assert!(ContentBlock::ahead(br#"{"text":"a","type":"text"}"#).is_some());
+        assert!(ContentBlock::ahead(br#"{"text":"a","type":"image"}"#).is_none());
+        let text = br#"{"type":"text","text":"a","annotations":{"priority":0.5},"_meta":{"k":1}}"#;
+        let Some((ContentBlock::Text(t), 73)) = ContentBlock::ahead(text) else { panic!() };
+        assert_eq!(t.annotations.unwrap().priority.unwrap().as_text(), "0.5");
+        assert!(t.meta.is_some());
+        assert!(ContentBlock::ahead(br#"{"type":"text","text":"a","_meta":{},"_meta":{}}"#).is_none());
     }
 
     #[test]

@@ -537,6 +537,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             }
             return visitor.visit_map(LendAccess::new(Lent::Raw, raw));
         }
+        if name == super::ahead::AHEAD_TOKEN {
+            let start = navigate::skip_ws(self.input, self.pos);
+            return visitor.visit_map(AheadAccess { de: self, start, step: 0 });
+        }
         if name == SJC_ESCAPED_STR {
             let s = self.take_string()?;
             return visitor.visit_newtype_struct(EscapedStr(s));
@@ -675,6 +679,39 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de, '_> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let key = self.de.member_value();
         seed.deserialize(&mut *self.de).inspect_err(|_| self.de.failed_in(key))
+    }
+}
+
+/// The map a read-ahead decoder is handed (see [`ahead`](super::ahead)): the mark, then
+/// the input from the value's start; then either the length it read (a second key) or a
+/// request for the general decoding (a second value), from the value's start.
+struct AheadAccess<'d, 'a, 's> {
+    de: &'d mut Deserializer<'a, 's>,
+    start: usize,
+    step: u8,
+}
+
+impl<'a> de::MapAccess<'a> for AheadAccess<'_, 'a, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.step == 0 {
+            self.step = 1;
+            return seed.deserialize(lend::MarkKey(Lent::Ahead)).map(Some);
+        }
+        let mut len = 0;
+        let value = seed.deserialize(super::ahead::Consumed(&mut len))?;
+        self.de.pos = self.start.saturating_add(len).min(self.de.input.len());
+        Ok(Some(value))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value> {
+        if self.step == 1 {
+            self.step = 2;
+            return seed.deserialize(lend::SpanValue(self.de.input.get(self.start..).unwrap_or_default()));
+        }
+        self.de.pos = self.start;
+        seed.deserialize(&mut *self.de)
     }
 }
 

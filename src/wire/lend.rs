@@ -23,7 +23,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use super::de::{DecodeErrorKind, Error};
 use super::raw::RAW_TOKEN;
 
-/// What a lent span is: the three keys live at the three addresses of this static. Its
+/// What a lent span is: the keys live at the first addresses of this static. Its
 /// content is distinctive so that no identical constant elsewhere could be merged with it.
 static MARKS: [u8; 16] = *b"mcp-sansio:lent.";
 
@@ -36,6 +36,9 @@ pub(crate) enum Lent {
     Plain,
     /// The body of a string with escapes, for `JsonStr`.
     Escaped,
+    /// The input from a value's start to the end, for a read-ahead decoder (see
+    /// [`ahead`](super::ahead)).
+    Ahead,
 }
 
 impl Lent {
@@ -44,12 +47,13 @@ impl Lent {
             Lent::Raw => 0,
             Lent::Plain => 1,
             Lent::Escaped => 2,
+            Lent::Ahead => 3,
         };
         MARKS.get(at..at + 1).unwrap_or_default()
     }
 
     fn of(mark: &[u8]) -> Option<Lent> {
-        [Lent::Raw, Lent::Plain, Lent::Escaped].into_iter().find(|l| core::ptr::eq(l.mark(), mark))
+        [Lent::Raw, Lent::Plain, Lent::Escaped, Lent::Ahead].into_iter().find(|l| core::ptr::eq(l.mark(), mark))
     }
 }
 
@@ -83,7 +87,7 @@ impl<'de> MapAccess<'de> for LendAccess<'de> {
 
 /// The key: the mark when asked for bytes; serde_json's raw-value token otherwise, so
 /// serde_json's own `RawValue` can still be decoded through this crate's decoder.
-struct MarkKey(Lent);
+pub(crate) struct MarkKey(pub(crate) Lent);
 
 impl<'de> de::Deserializer<'de> for MarkKey {
     type Error = Error;
@@ -107,7 +111,7 @@ impl<'de> de::Deserializer<'de> for MarkKey {
 }
 
 /// The span: as bytes when asked for bytes (the lending path), as text otherwise.
-struct SpanValue<'a>(&'a [u8]);
+pub(crate) struct SpanValue<'a>(pub(crate) &'a [u8]);
 
 impl<'de> de::Deserializer<'de> for SpanValue<'de> {
     type Error = Error;

@@ -33,6 +33,7 @@ macro_rules! shared_when_compact {
     };
 }
 
+pub(crate) mod ahead;
 mod codes;
 mod de;
 mod decode_error;

@@ -10,6 +10,7 @@ use crate::mcp::basic::lifecycle::Icon;
 use crate::mcp::basic::meta::Meta;
 use crate::mcp::content::Annotations;
 use crate::mcp::seq::{Items, Map};
+use crate::wire::ahead::{Cursor, ReadAhead};
 use crate::wire::{JsonStr, RawJson};
 
 /// A resource the server offers.
@@ -209,6 +210,40 @@ impl<'a> ResourceContents<'a> {
 impl<'de: 'a, 'a> Deserialize<'de> for ResourceContents<'a> {
     /// `text` present: text; else `blob` present: blob; neither: an error.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::wire::ahead::deserialize(d)
+    }
+}
+
+impl<'de: 'a, 'a> ReadAhead<'de> for ResourceContents<'a> {
+    /// `{"uri":…,"mimeType":…,"text":…}` (or `"blob"`), members in that order, `mimeType`
+    /// optional, nothing else.
+    fn ahead(input: &'de [u8]) -> Option<(Self, usize)> {
+        let mut c = Cursor::new(input);
+        c.byte(b'{')?;
+        c.key(b"\"uri\"")?;
+        let uri = c.string()?;
+        let at = c.at();
+        let mime_type = match c.member(b"\"mimeType\"") {
+            Some(()) => Some(c.string()?),
+            None => {
+                c.back(at);
+                None
+            }
+        };
+        let at = c.at();
+        if c.member(b"\"text\"").is_some() {
+            let text = c.string()?;
+            let len = c.close()?;
+            return Some((Self::Text(TextResourceContents { uri, mime_type, text, meta: None }), len));
+        }
+        c.back(at);
+        c.member(b"\"blob\"")?;
+        let blob = c.string()?;
+        let len = c.close()?;
+        Some((Self::Blob(BlobResourceContents { uri, mime_type, blob, meta: None }), len))
+    }
+
+    fn general<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = crate::mcp::seq::object(d)?;
         if raw.contains_key("text") {
             raw.decode().map(Self::Text).map_err(D::Error::custom)
