@@ -16,7 +16,7 @@
 //! not a handshake-era one.
 
 use crate::mcp::{CapabilitySet, LoggingLevel, ProtocolVersion, VersionSet, meta_keys};
-use crate::wire::{JsonKind, JsonStr, ObjectMembers, RawJson};
+use crate::wire::{JsonKind, JsonStr, MetaNote, Noted, ObjectMembers, RawJson};
 
 /// The tasks extension's identifier (`capabilities.extensions` key).
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -148,8 +148,12 @@ pub(crate) enum Fault<'a> {
     Unsupported(RawJson<'a>),
 }
 
-/// Whether a request carries the stateless `_meta` (its version key).
-pub(crate) fn has_envelope(params: Option<RawJson<'_>>) -> bool {
+/// Whether a request carries the stateless `_meta` (its version key); `note`: what the
+/// envelope pass noted of the request's `_meta`, if it is for these params.
+pub(crate) fn has_envelope(params: Option<RawJson<'_>>, note: &MetaNote) -> bool {
+    if let Some(noted) = params.and_then(|p| note.of(p)) {
+        return noted.version.is_some();
+    }
     meta_of(params).is_some_and(|mut m| m.any(|(key, _)| key.eq_str(meta_keys::PROTOCOL_VERSION)))
 }
 
@@ -245,12 +249,25 @@ fn reserved<'a>(meta: &mut ObjectMembers<'a>) -> Reserved<'a> {
 
 /// Reads and checks a stateless request's `_meta` against the versions this side speaks
 /// statelessly. Its progress token, if any, comes along (read in the same pass).
+///
+/// `note`: what the envelope pass noted of the request's `_meta` (see [`MetaNote`]); when
+/// it is for these params, `_meta` is neither looked for nor walked again.
 pub(crate) fn read_envelope<'a>(
     params: Option<RawJson<'a>>,
     supported: VersionSet,
+    note: &MetaNote,
 ) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
-    let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
-    let Reserved { version, caps, log, token, last } = reserved(&mut meta);
+    let (Reserved { version, caps, log, token, .. }, walked) = match params.and_then(|p| note.of(p)) {
+        Some(Noted { meta: None, .. }) => return Err(Fault::MissingVersion),
+        Some(Noted { meta: Some(meta), version, caps, log, token }) => {
+            (Reserved { version, caps, log, token, last: None }, Some(meta).filter(RawJson::is_object))
+        }
+        None => {
+            let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
+            let found = reserved(&mut meta);
+            (found, meta.walked(found.last))
+        }
+    };
     let version = version.filter(|v| v.kind() == JsonKind::String).ok_or(Fault::MissingVersion)?;
     let caps = caps.filter(RawJson::is_object).ok_or(Fault::MissingCapabilities)?;
     let log = match log {
@@ -265,8 +282,7 @@ pub(crate) fn read_envelope<'a>(
     // `{}`, what most requests declare, names no capability: nothing to walk.
     let flags = if caps.as_bytes() == b"{}" { CapabilitySet::EMPTY } else { CapabilitySet::from_client_json(caps) };
     let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
-    let walked =
-        meta.walked(last).and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));
+    let walked = walked.and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));
     let ctx = ModernCtx { version: known, caps: flags, tasks, log, listen: None, meta: walked.unwrap_or((0, 0)) };
     Ok((ctx, token))
 }
@@ -290,18 +306,22 @@ mod tests {
         Some(RawJson::parse(text.as_bytes()).unwrap())
     }
 
+    fn has_envelope_(params: Option<RawJson<'_>>) -> bool {
+        has_envelope(params, &MetaNote::UNKNOWN)
+    }
+
     #[test]
     fn the_version_key_alone_marks_a_stateless_request() {
-        assert!(has_envelope(params(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}"#)));
-        assert!(!has_envelope(params(r#"{"_meta":{"progressToken":1}}"#)));
-        assert!(!has_envelope(params(r#"{"name":"x"}"#)));
-        assert!(!has_envelope(None));
+        assert!(has_envelope_(params(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}"#)));
+        assert!(!has_envelope_(params(r#"{"_meta":{"progressToken":1}}"#)));
+        assert!(!has_envelope_(params(r#"{"name":"x"}"#)));
+        assert!(!has_envelope_(None));
     }
 
     #[test]
     fn envelope_faults_in_order() {
         let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
-        let read = |t| read_envelope(params(t), modern).map(|(ctx, _)| ctx);
+        let read = |t| read_envelope(params(t), modern, &MetaNote::UNKNOWN).map(|(ctx, _)| ctx);
         assert_eq!(read(r#"{}"#), Err(Fault::MissingVersion));
         assert_eq!(read(r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}"#), Err(Fault::MissingVersion));
         assert_eq!(
@@ -338,7 +358,7 @@ mod tests {
         ];
         for text in &texts {
             let params = RawJson::parse(text.as_bytes()).unwrap();
-            let (ctx, _) = read_envelope(Some(params), modern).unwrap();
+            let (ctx, _) = read_envelope(Some(params), modern, &MetaNote::UNKNOWN).unwrap();
             let want = params.get("_meta").unwrap().as_bytes();
             assert_eq!(ctx.meta, (want.as_ptr() as usize, want.len() as u32), "{text}");
         }
