@@ -430,6 +430,124 @@ mod tests {
         assert!(cases > 40_000, "{cases}");
     }
 
+    /// The `_meta` shapes the note tests below read: every reserved key plain, escaped,
+    /// or almost the same; values of every kind; `_meta` first, last, twice, escaped,
+    /// not an object, only deeper; whitespace.
+    fn noted_params() -> std::vec::Vec<std::string::String> {
+        let (v, c) = (meta_keys::PROTOCOL_VERSION, meta_keys::CLIENT_CAPABILITIES);
+        let keys = [
+            v.to_string(),
+            c.to_string(),
+            meta_keys::LOG_LEVEL.to_string(),
+            meta_keys::PROGRESS_TOKEN.to_string(),
+            meta_keys::CLIENT_INFO.to_string(),
+            v.replace('/', "\\/"),
+            c.replacen('o', "\\u006f", 1),
+            std::format!("{v}x"),
+            c[..c.len() - 1].to_string(),
+            "other".to_string(),
+        ];
+        let values = [
+            r#""2026-07-28""#,
+            "{}",
+            r#"{"sampling":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
+            r#""warning""#,
+            "7",
+            r#"{"name":"c","version":"1"}"#,
+            "[{}]",
+            r#""2025-11-25""#,
+            "null",
+            r#""loud""#,
+        ];
+        let mut members = std::vec::Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            for j in 0..3 {
+                members.push(std::format!(r#""{key}":{}"#, values[(i + j * 3) % values.len()]));
+            }
+        }
+        members.push(std::format!(" \"{v}\" :\t\"2026-07-28\" "));
+        members.push(std::format!("\"{c}\" : {{ }}"));
+        let mut metas = std::vec![std::string::String::from("{}"), "1".into(), r#""x""#.into(), "[]".into()];
+        let n = members.len();
+        for count in 1..=3u32 {
+            for pick in (0..n.pow(count)).step_by(if count == 3 { 97 } else { 1 }) {
+                let chosen: std::vec::Vec<&str> = (0..count).map(|k| members[pick / n.pow(k) % n].as_str()).collect();
+                metas.push(std::format!("{{{}}}", chosen.join(",")));
+            }
+        }
+        let common = std::format!(r#"{{"{v}":"2026-07-28","{c}":{{}}}}"#);
+        let mut texts = std::vec::Vec::new();
+        for (i, m) in metas.iter().enumerate() {
+            texts.push(std::format!(r#"{{"name":"echo","arguments":{{"message":"hi"}},"_meta":{m}}}"#));
+            if i % 7 == 0 {
+                texts.push(std::format!(r#"{{"_meta":{m},"name":"echo"}}"#));
+                texts.push(std::format!(r#"{{ "_meta" : {m} , "_meta":{common} }}"#));
+                texts.push(std::format!(r#"{{"_meta":{common},"_meta":{m}}}"#));
+                texts.push(std::format!(r#"{{"_m\u0065ta":{m},"_meta":{common}}}"#));
+                texts.push(std::format!(r#"{{"n\u0061me":"x","_meta":{m}}}"#));
+                texts.push(std::format!(r#"{{"arguments":{{"_meta":{m}}}}}"#));
+            }
+        }
+        texts.push("{}".into());
+        texts
+    }
+
+    /// What the envelope pass notes of `_meta` gives `has_envelope` and `read_envelope`
+    /// exactly what searching and walking the text gives (the same context, the walked
+    /// span included, the same token, the same fault), for every shape of
+    /// [`noted_params`], under every version set; and the note is used for most of them.
+    #[test]
+    fn the_noted_meta_reads_as_the_walked_text() {
+        use crate::wire::{Frame, Message, ParseOptions};
+        let sets = [
+            VersionSet::only(ProtocolVersion::V2026_07_28),
+            VersionSet::only(ProtocolVersion::V2025_11_25),
+            VersionSet::EMPTY,
+        ];
+        let (mut noted, mut total, mut stateless) = (0, 0, 0);
+        for params in noted_params() {
+            let frame = std::format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            let mut note = MetaNote::UNKNOWN;
+            let Ok(Frame::Single(Message::Request(r))) =
+                Frame::parse_noting(frame.as_bytes(), &ParseOptions::default(), &mut note)
+            else {
+                panic!("{frame}")
+            };
+            let params = r.params;
+            noted += usize::from(note.of(params.unwrap()).is_some());
+            total += 1;
+            assert_eq!(has_envelope(params, &note), has_envelope(params, &MetaNote::UNKNOWN), "{frame}");
+            for supported in sets {
+                let want = read_envelope(params, supported, &MetaNote::UNKNOWN);
+                stateless += usize::from(want.is_ok());
+                assert_eq!(read_envelope(params, supported, &note), want, "{frame}");
+            }
+        }
+        assert!(noted * 2 > total && stateless > 100, "{noted} of {total} noted, {stateless} read");
+    }
+
+    /// A note is used only for the params it was taken from: the same bytes elsewhere, or
+    /// a note of other params, change nothing.
+    #[test]
+    fn a_note_is_for_its_own_params_only() {
+        use crate::wire::{Frame, Message, ParseOptions};
+        let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
+        let frame = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let mut note = MetaNote::UNKNOWN;
+        let Ok(Frame::Single(Message::Request(r))) = Frame::parse_noting(frame, &ParseOptions::default(), &mut note)
+        else {
+            panic!()
+        };
+        assert!(note.of(r.params.unwrap()).is_some());
+        let copy = *frame;
+        let Ok(Message::Request(other)) = Message::parse(&copy) else { panic!() };
+        assert!(note.of(other.params.unwrap()).is_none());
+        assert_eq!(read_envelope(other.params, modern, &note), read_envelope(other.params, modern, &MetaNote::UNKNOWN));
+        let legacy = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"x"}}"#;
+        let Ok(Message::Request(plain)) = Message::parse(legacy) else { panic!() };
+        assert!(!has_envelope(plain.params, &note) && note.of(plain.params.unwrap()).is_none());
+    }
+
     #[test]
     fn granted_names_are_always_recognised() {
         let mut listen = Listen::default();

@@ -257,3 +257,79 @@ fn other(buf: &[u8], start: usize, end: usize) -> Option<Slot> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{Frame, ParseOptions};
+
+    /// `Frame::parse_noting` answers exactly as `Frame::parse` does (the same message, or
+    /// the same error with the same offset), for frames with and without `_meta`, cut
+    /// short at every length, with bytes changed, under every depth cap and batch
+    /// setting; and a note it leaves is for that message's params.
+    #[test]
+    fn noting_parses_as_the_plain_parse() {
+        let (v, c) = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities");
+        let params = [
+            std::format!(
+                r#"{{"name":"echo","arguments":{{"message":"hi"}},"_meta":{{"{v}":"2026-07-28","{c}":{{}}}}}}"#
+            ),
+            std::format!(
+                r#"{{ "_meta" : {{ "{c}" : {{"a":[1,{{}}]}} , "{v}" : "x" , "progressToken" : 3 }} , "n":1 }}"#
+            ),
+            std::format!(
+                r#"{{"_meta":{{"{v}\u0041":1,"{c}":{{ }},"io.modelcontextprotocol/logLevel":"info"}},"_meta":[]}}"#
+            ),
+            std::format!(r#"{{"_m\u0065ta":{{"{v}":"2026-07-28"}},"x":{{"_meta":{{}}}}}}"#),
+            r#"{"name":"echo","arguments":{}}"#.to_string(),
+            r#"{"_meta":{}}"#.to_string(),
+            r#"{"_meta":5,"_meta":{"progressToken":"t"}}"#.to_string(),
+            "{}".to_string(),
+        ];
+        let mut frames = std::vec::Vec::new();
+        for p in &params {
+            frames.push(std::format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{p}}}"#));
+            frames.push(std::format!(r#"{{"params":{p},"method":"m","jsonrpc":"2.0"}}"#));
+            frames.push(std::format!(r#"{{"jsonrpc":"2.0","id":2,"result":{p}}}"#));
+            frames.push(std::format!(r#"[{{"jsonrpc":"2.0","method":"m","params":{p}}}]"#));
+        }
+        let mut checked = 0;
+        for frame in &frames {
+            let frame = frame.as_bytes();
+            let mut variants = std::vec![frame.to_vec()];
+            for cut in 0..frame.len() {
+                variants.push(frame[..cut].to_vec());
+            }
+            for at in (0..frame.len()).step_by(2) {
+                for flip in [0x01, 0x20] {
+                    let mut changed = frame.to_vec();
+                    changed[at] ^= flip;
+                    variants.push(changed);
+                }
+            }
+            for text in &variants {
+                for max_depth in 1..7 {
+                    for allow_batch in [false, true] {
+                        let options = ParseOptions { max_depth, allow_batch };
+                        let mut note = MetaNote::UNKNOWN;
+                        let noted = Frame::parse_noting(text, &options, &mut note);
+                        let plain = Frame::parse(text, &options);
+                        let shown = String::from_utf8_lossy(text);
+                        assert_eq!(std::format!("{noted:?}"), std::format!("{plain:?}"), "{shown}");
+                        let params = match noted {
+                            Ok(Frame::Single(crate::wire::Message::Request(r))) => r.params,
+                            Ok(Frame::Single(crate::wire::Message::Notification(n))) => n.params,
+                            Ok(Frame::Single(crate::wire::Message::Response(r))) => Some(r.result),
+                            _ => None,
+                        };
+                        if note != MetaNote::UNKNOWN {
+                            assert!(params.is_some_and(|p| note.of(p).is_some()), "{shown}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+}
