@@ -182,7 +182,7 @@ fn meta_members(s: &mut Scanner<'_>, note: &mut MetaNote, base: usize, limit: u1
         let slot = match literal(s.buf(), s.pos + 1) {
             Some((slot, close)) => {
                 s.pos = close + 1;
-                Some(slot)
+                slot
             }
             None => {
                 let name = s.key()?;
@@ -224,16 +224,21 @@ fn meta_members(s: &mut Scanner<'_>, note: &mut MetaNote, base: usize, limit: u1
     }
 }
 
-/// The version or capabilities key, if the string whose body starts at `start` is one of
-/// them written plainly, and the offset of its closing quote (the wide searches; the
-/// compact build compares names in [`other`]).
+/// Which of the version, capabilities and client info keys (the last kept nowhere) the
+/// string whose body starts at `start` is, written plainly, and the offset of its closing
+/// quote (the wide searches; the compact build compares names in [`other`]).
 #[inline(always)]
-fn literal(buf: &[u8], start: usize) -> Option<(Slot, usize)> {
+fn literal(buf: &[u8], start: usize) -> Option<(Option<Slot>, usize)> {
     #[cfg(mcp_sansio_wide)]
     {
+        use crate::mcp::meta_keys as k;
         let close = super::find::reserved_key(buf, start)?;
-        let slot =
-            if close - start == crate::mcp::meta_keys::PROTOCOL_VERSION.len() { Slot::Version } else { Slot::Caps };
+        let slot = match close - start {
+            n if n == k::PROTOCOL_VERSION.len() => Some(Slot::Version),
+            n if n == k::CLIENT_CAPABILITIES.len() => Some(Slot::Caps),
+            // `…/clientInfo`: passed over.
+            _ => None,
+        };
         Some((slot, close))
     }
     #[cfg(not(mcp_sansio_wide))]
