@@ -16,7 +16,7 @@
 //! not a handshake-era one.
 
 use crate::mcp::{CapabilitySet, LoggingLevel, ProtocolVersion, VersionSet, meta_keys};
-use crate::wire::{JsonKind, JsonStr, ObjectMembers, RawJson};
+use crate::wire::{JsonKind, JsonStr, MetaNote, Noted, ObjectMembers, RawJson};
 
 /// The tasks extension's identifier (`capabilities.extensions` key).
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -148,8 +148,12 @@ pub(crate) enum Fault<'a> {
     Unsupported(RawJson<'a>),
 }
 
-/// Whether a request carries the stateless `_meta` (its version key).
-pub(crate) fn has_envelope(params: Option<RawJson<'_>>) -> bool {
+/// Whether a request carries the stateless `_meta` (its version key); `note`: what the
+/// envelope pass noted of the request's `_meta`, if it is for these params.
+pub(crate) fn has_envelope(params: Option<RawJson<'_>>, note: &MetaNote) -> bool {
+    if let Some(noted) = params.and_then(|p| note.of(p)) {
+        return noted.version.is_some();
+    }
     meta_of(params).is_some_and(|mut m| m.any(|(key, _)| key.eq_str(meta_keys::PROTOCOL_VERSION)))
 }
 
@@ -245,12 +249,25 @@ fn reserved<'a>(meta: &mut ObjectMembers<'a>) -> Reserved<'a> {
 
 /// Reads and checks a stateless request's `_meta` against the versions this side speaks
 /// statelessly. Its progress token, if any, comes along (read in the same pass).
+///
+/// `note`: what the envelope pass noted of the request's `_meta` (see [`MetaNote`]); when
+/// it is for these params, `_meta` is neither looked for nor walked again.
 pub(crate) fn read_envelope<'a>(
     params: Option<RawJson<'a>>,
     supported: VersionSet,
+    note: &MetaNote,
 ) -> Result<(ModernCtx, Option<RawJson<'a>>), Fault<'a>> {
-    let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
-    let Reserved { version, caps, log, token, last } = reserved(&mut meta);
+    let (Reserved { version, caps, log, token, .. }, walked) = match params.and_then(|p| note.of(p)) {
+        Some(Noted { meta: None, .. }) => return Err(Fault::MissingVersion),
+        Some(Noted { meta: Some(meta), version, caps, log, token }) => {
+            (Reserved { version, caps, log, token, last: None }, Some(meta).filter(RawJson::is_object))
+        }
+        None => {
+            let mut meta = meta_of(params).ok_or(Fault::MissingVersion)?;
+            let found = reserved(&mut meta);
+            (found, meta.walked(found.last))
+        }
+    };
     let version = version.filter(|v| v.kind() == JsonKind::String).ok_or(Fault::MissingVersion)?;
     let caps = caps.filter(RawJson::is_object).ok_or(Fault::MissingCapabilities)?;
     let log = match log {
@@ -265,8 +282,7 @@ pub(crate) fn read_envelope<'a>(
     // `{}`, what most requests declare, names no capability: nothing to walk.
     let flags = if caps.as_bytes() == b"{}" { CapabilitySet::EMPTY } else { CapabilitySet::from_client_json(caps) };
     let tasks = flags.contains(crate::mcp::Capability::Extensions) && declares_tasks(caps);
-    let walked =
-        meta.walked(last).and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));
+    let walked = walked.and_then(|m| Some((m.as_bytes().as_ptr() as usize, u32::try_from(m.as_bytes().len()).ok()?)));
     let ctx = ModernCtx { version: known, caps: flags, tasks, log, listen: None, meta: walked.unwrap_or((0, 0)) };
     Ok((ctx, token))
 }
@@ -290,18 +306,22 @@ mod tests {
         Some(RawJson::parse(text.as_bytes()).unwrap())
     }
 
+    fn has_envelope_(params: Option<RawJson<'_>>) -> bool {
+        has_envelope(params, &MetaNote::UNKNOWN)
+    }
+
     #[test]
     fn the_version_key_alone_marks_a_stateless_request() {
-        assert!(has_envelope(params(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}"#)));
-        assert!(!has_envelope(params(r#"{"_meta":{"progressToken":1}}"#)));
-        assert!(!has_envelope(params(r#"{"name":"x"}"#)));
-        assert!(!has_envelope(None));
+        assert!(has_envelope_(params(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}"#)));
+        assert!(!has_envelope_(params(r#"{"_meta":{"progressToken":1}}"#)));
+        assert!(!has_envelope_(params(r#"{"name":"x"}"#)));
+        assert!(!has_envelope_(None));
     }
 
     #[test]
     fn envelope_faults_in_order() {
         let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
-        let read = |t| read_envelope(params(t), modern).map(|(ctx, _)| ctx);
+        let read = |t| read_envelope(params(t), modern, &MetaNote::UNKNOWN).map(|(ctx, _)| ctx);
         assert_eq!(read(r#"{}"#), Err(Fault::MissingVersion));
         assert_eq!(read(r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}"#), Err(Fault::MissingVersion));
         assert_eq!(
@@ -338,7 +358,7 @@ mod tests {
         ];
         for text in &texts {
             let params = RawJson::parse(text.as_bytes()).unwrap();
-            let (ctx, _) = read_envelope(Some(params), modern).unwrap();
+            let (ctx, _) = read_envelope(Some(params), modern, &MetaNote::UNKNOWN).unwrap();
             let want = params.get("_meta").unwrap().as_bytes();
             assert_eq!(ctx.meta, (want.as_ptr() as usize, want.len() as u32), "{text}");
         }
@@ -408,6 +428,124 @@ mod tests {
             }
         }
         assert!(cases > 40_000, "{cases}");
+    }
+
+    /// The `_meta` shapes the note tests below read: every reserved key plain, escaped,
+    /// or almost the same; values of every kind; `_meta` first, last, twice, escaped,
+    /// not an object, only deeper; whitespace.
+    fn noted_params() -> std::vec::Vec<std::string::String> {
+        let (v, c) = (meta_keys::PROTOCOL_VERSION, meta_keys::CLIENT_CAPABILITIES);
+        let keys = [
+            v.to_string(),
+            c.to_string(),
+            meta_keys::LOG_LEVEL.to_string(),
+            meta_keys::PROGRESS_TOKEN.to_string(),
+            meta_keys::CLIENT_INFO.to_string(),
+            v.replace('/', "\\/"),
+            c.replacen('o', "\\u006f", 1),
+            std::format!("{v}x"),
+            c[..c.len() - 1].to_string(),
+            "other".to_string(),
+        ];
+        let values = [
+            r#""2026-07-28""#,
+            "{}",
+            r#"{"sampling":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
+            r#""warning""#,
+            "7",
+            r#"{"name":"c","version":"1"}"#,
+            "[{}]",
+            r#""2025-11-25""#,
+            "null",
+            r#""loud""#,
+        ];
+        let mut members = std::vec::Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            for j in 0..3 {
+                members.push(std::format!(r#""{key}":{}"#, values[(i + j * 3) % values.len()]));
+            }
+        }
+        members.push(std::format!(" \"{v}\" :\t\"2026-07-28\" "));
+        members.push(std::format!("\"{c}\" : {{ }}"));
+        let mut metas = std::vec![std::string::String::from("{}"), "1".into(), r#""x""#.into(), "[]".into()];
+        let n = members.len();
+        for count in 1..=3u32 {
+            for pick in (0..n.pow(count)).step_by(if count == 3 { 97 } else { 1 }) {
+                let chosen: std::vec::Vec<&str> = (0..count).map(|k| members[pick / n.pow(k) % n].as_str()).collect();
+                metas.push(std::format!("{{{}}}", chosen.join(",")));
+            }
+        }
+        let common = std::format!(r#"{{"{v}":"2026-07-28","{c}":{{}}}}"#);
+        let mut texts = std::vec::Vec::new();
+        for (i, m) in metas.iter().enumerate() {
+            texts.push(std::format!(r#"{{"name":"echo","arguments":{{"message":"hi"}},"_meta":{m}}}"#));
+            if i % 7 == 0 {
+                texts.push(std::format!(r#"{{"_meta":{m},"name":"echo"}}"#));
+                texts.push(std::format!(r#"{{ "_meta" : {m} , "_meta":{common} }}"#));
+                texts.push(std::format!(r#"{{"_meta":{common},"_meta":{m}}}"#));
+                texts.push(std::format!(r#"{{"_m\u0065ta":{m},"_meta":{common}}}"#));
+                texts.push(std::format!(r#"{{"n\u0061me":"x","_meta":{m}}}"#));
+                texts.push(std::format!(r#"{{"arguments":{{"_meta":{m}}}}}"#));
+            }
+        }
+        texts.push("{}".into());
+        texts
+    }
+
+    /// What the envelope pass notes of `_meta` gives `has_envelope` and `read_envelope`
+    /// exactly what searching and walking the text gives (the same context, the walked
+    /// span included, the same token, the same fault), for every shape of
+    /// [`noted_params`], under every version set; and the note is used for most of them.
+    #[test]
+    fn the_noted_meta_reads_as_the_walked_text() {
+        use crate::wire::{Frame, Message, ParseOptions};
+        let sets = [
+            VersionSet::only(ProtocolVersion::V2026_07_28),
+            VersionSet::only(ProtocolVersion::V2025_11_25),
+            VersionSet::EMPTY,
+        ];
+        let (mut noted, mut total, mut stateless) = (0, 0, 0);
+        for params in noted_params() {
+            let frame = std::format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            let mut note = MetaNote::UNKNOWN;
+            let Ok(Frame::Single(Message::Request(r))) =
+                Frame::parse_noting(frame.as_bytes(), &ParseOptions::default(), &mut note)
+            else {
+                panic!("{frame}")
+            };
+            let params = r.params;
+            noted += usize::from(note.of(params.unwrap()).is_some());
+            total += 1;
+            assert_eq!(has_envelope(params, &note), has_envelope(params, &MetaNote::UNKNOWN), "{frame}");
+            for supported in sets {
+                let want = read_envelope(params, supported, &MetaNote::UNKNOWN);
+                stateless += usize::from(want.is_ok());
+                assert_eq!(read_envelope(params, supported, &note), want, "{frame}");
+            }
+        }
+        assert!(noted * 2 > total && stateless > 100, "{noted} of {total} noted, {stateless} read");
+    }
+
+    /// A note is used only for the params it was taken from: the same bytes elsewhere, or
+    /// a note of other params, change nothing.
+    #[test]
+    fn a_note_is_for_its_own_params_only() {
+        use crate::wire::{Frame, Message, ParseOptions};
+        let modern = VersionSet::only(ProtocolVersion::V2026_07_28);
+        let frame = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let mut note = MetaNote::UNKNOWN;
+        let Ok(Frame::Single(Message::Request(r))) = Frame::parse_noting(frame, &ParseOptions::default(), &mut note)
+        else {
+            panic!()
+        };
+        assert!(note.of(r.params.unwrap()).is_some());
+        let copy = *frame;
+        let Ok(Message::Request(other)) = Message::parse(&copy) else { panic!() };
+        assert!(note.of(other.params.unwrap()).is_none());
+        assert_eq!(read_envelope(other.params, modern, &note), read_envelope(other.params, modern, &MetaNote::UNKNOWN));
+        let legacy = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"x"}}"#;
+        let Ok(Message::Request(plain)) = Message::parse(legacy) else { panic!() };
+        assert!(!has_envelope(plain.params, &note) && note.of(plain.params.unwrap()).is_none());
     }
 
     #[test]

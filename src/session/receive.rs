@@ -23,8 +23,8 @@ use super::transmit::Origin;
 use crate::framing::Prefix;
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, Role};
 use crate::wire::{
-    EncodeError, EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, Notification,
-    Number, NumberBuf, ParseOptions, RawJson, Request, RequestId, RequestIdRef, Shape,
+    EncodeError, EnvelopeError, ErrorCode, ErrorId, ErrorObject, Frame, JsonKind, MAX_ID_LEN, Message, MetaNote,
+    Notification, Number, NumberBuf, ParseOptions, RawJson, Request, RequestId, RequestIdRef, Shape,
 };
 
 /// What processing one frame produced for the application.
@@ -74,9 +74,10 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         };
         self.origin = origin;
         let batches = self.life.version().is_some_and(ProtocolVersion::allows_batches);
-        match Frame::parse(line, &self.parse_options(batches)) {
+        let mut note = MetaNote::UNKNOWN;
+        match Frame::parse_noting(line, &self.parse_options(batches), &mut note) {
             Err(e) => self.invalid_message(e),
-            Ok(Frame::Single(msg)) => self.receive_message(msg, line, false, area),
+            Ok(Frame::Single(msg)) => self.receive_message(msg, line, false, area, &note),
             Ok(Frame::Batch(batch)) => {
                 let bytes = batch.as_bytes();
                 let start = offset_in(buf, bytes);
@@ -103,7 +104,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         let options = self.parse_options(false);
         let options = ParseOptions { max_depth: options.max_depth.saturating_sub(1), ..options };
         let received = match Message::parse_with(element, &options) {
-            Ok(msg) => self.receive_message(msg, element, true, area),
+            Ok(msg) => self.receive_message(msg, element, true, area, &MetaNote::UNKNOWN),
             Err(e) => self.invalid_message(e),
         };
         if self.stall.is_some() {
@@ -205,9 +206,10 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         raw: &'e [u8],
         in_batch: bool,
         area: &mut Area<'_>,
+        note: &MetaNote,
     ) -> Option<Received<'e>> {
         match msg {
-            Message::Request(r) => self.on_request(r, raw, in_batch, area),
+            Message::Request(r) => self.on_request(r, raw, in_batch, area, note),
             Message::Notification(n) => self.on_notification(n, area),
             Message::Response(r) => self.on_answer(Some(r.id), Ok(r.result)),
             Message::Error(e) => self.on_answer(e.id, Err(e.error)),
@@ -232,22 +234,25 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         raw: &'e [u8],
         in_batch: bool,
         area: &mut Area<'_>,
+        note: &MetaNote,
     ) -> Option<Received<'e>> {
         let method = Method::parse(r.method);
         match (self.role(), self.life.phase()) {
-            (Role::Server, Phase::Stateless) if E::STATELESS => return self.on_stateless_request(r, method, raw, area),
+            (Role::Server, Phase::Stateless) if E::STATELESS => {
+                return self.on_stateless_request(r, method, raw, area, note);
+            }
             // A dual-era server before the client's opening: a request with the stateless
             // `_meta` (or a method only that era has) is served statelessly.
             (Role::Server, Phase::AwaitingInitialize)
                 if method != Method::Initialize
                     && !self.modern_versions().is_empty()
                     && (matches!(method, Method::ServerDiscover | Method::SubscriptionsListen)
-                        || modern::has_envelope(r.params)) =>
+                        || modern::has_envelope(r.params, note)) =>
             {
-                return self.on_stateless_request(r, method, raw, area);
+                return self.on_stateless_request(r, method, raw, area, note);
             }
             (Role::Server, Phase::Ready | Phase::AwaitingInitialized)
-                if method != Method::Initialize && modern::has_envelope(r.params) =>
+                if method != Method::Initialize && modern::has_envelope(r.params, note) =>
             {
                 return self.refuse(&r, RefuseReason::StatelessOnHandshakeSession);
             }

@@ -35,8 +35,8 @@ use super::retry::RetryTicket;
 use super::timers::Timer;
 use crate::mcp::{CapabilitySet, Method, ProtocolVersion, ResultType, Role, VersionSet, meta_keys};
 use crate::wire::{
-    EncodeError, ErrorCode, ErrorId, ErrorObject, JsonKind, MAX_ID_LEN, Notification, RawJson, Request, RequestId,
-    RequestIdRef,
+    EncodeError, ErrorCode, ErrorId, ErrorObject, JsonKind, MAX_ID_LEN, MetaNote, Notification, RawJson, Request,
+    RequestId, RequestIdRef,
 };
 
 /// `data` of -32022: the versions this server speaks statelessly, and what was asked.
@@ -129,6 +129,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         method: Method<'e>,
         raw: &'e [u8],
         area: &mut Area<'_>,
+        note: &MetaNote,
     ) -> Option<Received<'e>> {
         if r.id.as_token().len() > MAX_ID_LEN {
             return self.refuse_plain(&r, RefuseReason::IdTooLong);
@@ -158,7 +159,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         } else if method.is_known() && !method.allowed(modern, Role::Client) {
             return self.refuse_plain(&r, RefuseReason::NotInVersion);
         }
-        let (ctx, token) = match read_envelope(r.params, self.config.modern_versions()) {
+        let (ctx, token) = match read_envelope(r.params, self.config.modern_versions(), note) {
             Ok(read) => read,
             Err(Fault::MissingVersion) => return self.refuse_plain(&r, RefuseReason::MissingProtocolVersion),
             Err(Fault::MissingCapabilities) => return self.refuse_plain(&r, RefuseReason::MissingClientCapabilities),
@@ -224,7 +225,7 @@ impl<const OUT: usize, const IN: usize, B: Buffer, E: Profile> Core<'_, OUT, IN,
         if !self.life.is_stateless() || self.config.role != Role::Server {
             return None;
         }
-        read_envelope(params, self.config.modern_versions()).ok()
+        read_envelope(params, self.config.modern_versions(), &MetaNote::UNKNOWN).ok()
     }
 
     // ---- client ----------------------------------------------------------------------

@@ -24,6 +24,7 @@ use super::codes::ErrorCode;
 use super::find;
 use super::id::RequestIdRef;
 use super::navigate::{Elements, Members};
+use super::note::MetaNote;
 use super::raw::RawJson;
 use super::scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanError, ScanErrorKind, Scanner, StrSpan};
 use super::spans::{MemberSpans, Table};
@@ -463,6 +464,27 @@ impl<'a> Frame<'a> {
     }
 }
 
+impl<'a> Frame<'a> {
+    /// [`parse`](Self::parse), noting in `note` where a message's `params._meta` and its
+    /// reserved members are (see [`MetaNote`]): the same answer, message or error. The
+    /// note is started afresh; it holds nothing after an error or for a batch.
+    pub(crate) fn parse_noting(
+        frame: &'a [u8],
+        options: &ParseOptions,
+        note: &mut MetaNote,
+    ) -> Result<Self, EnvelopeError<'a>> {
+        *note = MetaNote::UNKNOWN;
+        if frame.get(super::navigate::skip_ws(frame, 0)) == Some(&b'{') {
+            match parse_object(frame, options.max_depth.min(MAX_DEPTH_LIMIT), &mut *note) {
+                Ok(message) => return Ok(Frame::Single(message)),
+                // Broken: the plain parse says why, exactly as it always does.
+                Err(_) => *note = MetaNote::UNKNOWN,
+            }
+        }
+        Self::parse(frame, options)
+    }
+}
+
 /// A batch whose JSON is valid; each element is classified as it is iterated.
 #[derive(Clone, Copy)]
 pub struct Batch<'a> {
@@ -579,6 +601,14 @@ impl<'a> Record<'a> for NoRecord {
     /// Never called (`ON` is false); scans the object as any other value.
     fn object(&mut self, s: &mut Scanner<'a>, limit: u16) -> Result<(usize, usize), ScanError> {
         s.value(limit)
+    }
+}
+
+impl<'a> Record<'a> for &mut MetaNote {
+    const ON: bool = true;
+
+    fn object(&mut self, s: &mut Scanner<'a>, limit: u16) -> Result<(usize, usize), ScanError> {
+        super::note::note_object(s, self, limit)
     }
 }
 

@@ -45,6 +45,7 @@ mod id;
 mod lend;
 mod literal;
 mod navigate;
+mod note;
 mod number;
 mod raw;
 mod scan;
@@ -79,6 +80,7 @@ pub(crate) use encode::{
 };
 pub(crate) use find::{COMPACT, VECTOR, eq_mask, first, word};
 pub(crate) use navigate::batch_element;
+pub(crate) use note::{MetaNote, Noted};
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
 /// must wait (the same bytes the endpoint's encoder writes).

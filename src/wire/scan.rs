@@ -464,7 +464,7 @@ impl<'a> Scanner<'a> {
     /// short cut gives up on them ([`find::reserved_key`]); the compact build scans them as
     /// any string.
     #[inline(always)]
-    fn key(&mut self) -> Result<StrSpan, ScanError> {
+    pub(crate) fn key(&mut self) -> Result<StrSpan, ScanError> {
         self.string_or_key::<true>()
     }
 
