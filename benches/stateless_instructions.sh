@@ -23,6 +23,10 @@
 #   benches/stateless_instructions.sh           stdio and HTTP
 #   benches/stateless_instructions.sh stdio     stdio only (a build with `stdio`)
 #   benches/stateless_instructions.sh http      HTTP only (a build with `stdio,http`)
+#
+# META=full gives the stateless requests the `_meta` a real client tends to send rather
+# than the required minimum: clientInfo and non-empty capabilities as well (stdio only;
+# the HTTP client sends the minimum either way).
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
@@ -43,6 +47,9 @@ requests() { # era count
         echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
     else
         meta=',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+        if [[ ${META:-} == full ]]; then
+            meta=',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"stdio-roundtrip","version":"0.1.0"}}'
+        fi
     fi
     awk -v n="$2" -v meta="$meta" 'BEGIN { for (i = 1; i <= n; i++) printf "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"hello\"}%s}}\n", i, meta }'
 }
@@ -65,7 +72,7 @@ if [[ $mode != http ]]; then
     legacy=$(per_call legacy)
     stateless=$(per_call stateless)
     echo "examples/server instructions per tools/call over stdio (callgrind, 25,000 - 5,000 requests)"
-    echo "legacy $legacy, stateless $stateless: $(ratio "$legacy" "$stateless")x"
+    echo "legacy $legacy, stateless${META:+ (META=$META)} $stateless: $(ratio "$legacy" "$stateless")x"
 fi
 
 [[ $mode == stdio ]] && exit 0
