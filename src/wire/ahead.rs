@@ -11,16 +11,19 @@
 //! from those bytes and says how far it read. On any surprise (another member, another
 //! order, an escaped name, a value of another type) it reads nothing and the value is
 //! decoded the general way, from its start, so the result is always the general one. Other
-//! deserializers are simply given the general way.
+//! deserializers are simply given the general way (those that answer a newtype with a map,
+//! as serde's value deserializers do, with that map).
 
 use core::fmt;
 use core::marker::PhantomData;
 
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use super::de::{DecodeErrorKind, Error};
 use super::lend::{self, Lent};
 use super::navigate;
+use super::raw::RAW_TOKEN;
 use super::string::JsonStr;
 
 /// The newtype name that asks this crate's decoder for read-ahead.
@@ -46,8 +49,10 @@ struct AheadVisitor<T>(PhantomData<fn() -> T>);
 impl<'de, T: ReadAhead<'de>> Visitor<'de> for AheadVisitor<T> {
     type Value = T;
 
+    /// `RawJson`'s words, which the general decoding would use: a value that is neither a
+    /// newtype nor a map is refused in the same words either way.
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
+        f.write_str("any JSON value")
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
@@ -55,14 +60,47 @@ impl<'de, T: ReadAhead<'de>> Visitor<'de> for AheadVisitor<T> {
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<T, M::Error> {
-        if lend::probe(&mut map)? != Some(Some(Lent::Ahead)) {
-            return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+        match lend::probe(&mut map)? {
+            Some(Some(Lent::Ahead)) => {}
+            // Another deserializer that answers a newtype with its map (serde's value
+            // deserializers forward it to `deserialize_any`): the general decoding, given
+            // the map with its first name put back.
+            first => return T::general(MapAccessDeserializer::new(Replay { first: Some(first.is_some()), map })),
         }
         if let Some((value, len)) = T::ahead(lend::span(&mut map)?) {
             map.next_key_seed(Advance(len))?;
             return Ok(value);
         }
         map.next_value_seed(General(PhantomData))
+    }
+}
+
+/// A map whose first name [`lend::probe`] has read, that name put back: the general
+/// decodings take the value raw first (`RawJson`), whose visitor reads any name but this
+/// crate's marks alike, so serde_json's raw-value name stands for whichever it was.
+struct Replay<M> {
+    /// `Some(true)`: a name to put back; `Some(false)`: the map was empty.
+    first: Option<bool>,
+    map: M,
+}
+
+impl<'de, M: MapAccess<'de>> MapAccess<'de> for Replay<M> {
+    type Error = M::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, M::Error> {
+        match self.first.take() {
+            Some(true) => seed.deserialize(BorrowedStrDeserializer::new(RAW_TOKEN)).map(Some),
+            Some(false) => Ok(None),
+            None => self.map.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
     }
 }
 
@@ -211,5 +249,51 @@ pub(crate) struct GeneralOnly<T>(pub(crate) T);
 impl<'de, T: ReadAhead<'de>> de::Deserialize<'de> for GeneralOnly<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         T::general(d).map(GeneralOnly)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde::de::value::{BorrowedStrDeserializer, Error, MapDeserializer};
+
+    use super::GeneralOnly;
+    use crate::mcp::ContentBlock;
+    use crate::mcp::ResourceContents;
+
+    /// Deserializers that answer a newtype with their map or their value (serde's value
+    /// deserializers): the same value, or the same error, as the general decoding.
+    #[test]
+    fn forwarding_deserializers_get_the_general_decoding() {
+        const RAW_VALUE: &str = r#"{"type":"text","text":"a"}"#;
+        let maps: [&[(&str, &str)]; 4] = [
+            &[("$serde_json::private::RawValue", RAW_VALUE)],
+            &[("$serde_json::private::RawValue", r#"{"uri":"u","blob":"AAAA"}"#)],
+            &[("type", "text"), ("text", "a")],
+            &[],
+        ];
+        let map = |members: &'static [(&'static str, &'static str)]| {
+            MapDeserializer::<_, Error>::new(
+                members
+                    .iter()
+                    .map(|(k, v)| (BorrowedStrDeserializer::<Error>::new(k), BorrowedStrDeserializer::<Error>::new(v))),
+            )
+        };
+        let shown = |r: Result<std::string::String, Error>| r.map_err(|e| std::format!("{e}"));
+        for members in maps {
+            let fast = ContentBlock::deserialize(map(members)).map(|v| std::format!("{v:?}"));
+            let general = GeneralOnly::<ContentBlock<'_>>::deserialize(map(members)).map(|v| std::format!("{:?}", v.0));
+            assert_eq!(shown(fast), shown(general), "{members:?}");
+            let fast = ResourceContents::deserialize(map(members)).map(|v| std::format!("{v:?}"));
+            let general =
+                GeneralOnly::<ResourceContents<'_>>::deserialize(map(members)).map(|v| std::format!("{:?}", v.0));
+            assert_eq!(shown(fast), shown(general), "{members:?}");
+        }
+        let fast = ContentBlock::deserialize(map(maps[0])).map(|v| std::format!("{v:?}"));
+        assert!(fast.is_ok(), "{fast:?}");
+        let text = BorrowedStrDeserializer::<Error>::new(RAW_VALUE);
+        let fast = ContentBlock::deserialize(text).map(|v| std::format!("{v:?}"));
+        let general = GeneralOnly::<ContentBlock<'_>>::deserialize(text).map(|v| std::format!("{:?}", v.0));
+        assert_eq!(shown(fast), shown(general));
     }
 }
