@@ -177,8 +177,8 @@ fn meta_members(s: &mut Scanner<'_>, note: &mut MetaNote, base: usize, limit: u1
         if s.peek() != Some(b'"') {
             return Err(broken(s));
         }
-        // The two keys every request has, as literals (a few words each); any other name
-        // scanned as the validator scans names.
+        // The two keys every request has and `…/clientInfo`, which most send, as literals
+        // (a few words each); any other name scanned as the validator scans names.
         let slot = match literal(s.buf(), s.pos + 1) {
             Some((slot, close)) => {
                 s.pos = close + 1;
