@@ -29,6 +29,7 @@ use super::raw::RawJson;
 use super::scan::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT, ScanError, ScanErrorKind, Scanner, StrSpan};
 use super::spans::{MemberSpans, Table};
 use super::string::JsonStr;
+use super::walk;
 
 /// How frames are parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -631,42 +632,18 @@ fn record_object<'a>(s: &mut Scanner<'a>, spans: &mut Table<'_, 'a>, limit: u16)
     let start = s.pos;
     let frame = s.buf();
     spans.begin();
-    s.pos += 1; // the '{'
-    s.skip_ws();
-    if s.peek() == Some(b'}') {
-        s.pos += 1;
-    } else {
-        loop {
-            s.skip_ws();
-            if s.peek() != Some(b'"') {
-                return Err(broken(s));
+    walk::members(s, |s, name| {
+        let value_start = s.pos;
+        let text = match s.peek() {
+            Some(b'"') => Some(s.string()?),
+            _ => {
+                s.value(limit - 1)?;
+                None
             }
-            let name = s.string()?;
-            s.expect(b':', ScanErrorKind::ExpectedColon)?;
-            s.skip_ws();
-            let value_start = s.pos;
-            let text = match s.peek() {
-                Some(b'"') => Some(s.string()?),
-                _ => {
-                    s.value(limit - 1)?;
-                    None
-                }
-            };
-            spans.member(start, name, (value_start, s.pos), text);
-            s.skip_ws();
-            match s.peek() {
-                Some(b',') => {
-                    s.pos += 1;
-                    // (`,}` is refused at the top of the loop, as a missing name.)
-                }
-                Some(b'}') => {
-                    s.pos += 1;
-                    break;
-                }
-                _ => return Err(broken(s)),
-            }
-        }
-    }
+        };
+        spans.member(start, name, (value_start, s.pos), text);
+        Ok(())
+    })?;
     spans.finish(frame.get(start..s.pos).unwrap_or_default());
     Ok((start, s.pos))
 }
@@ -682,13 +659,6 @@ fn parse_recording<'a>(frame: &'a [u8], mut table: Table<'_, 'a>) -> Result<Mess
     // Not an object, or broken: the plain parse says why, exactly as it always does.
     table.clear();
     Message::parse(frame)
-}
-
-/// An error in a recorded object: which one does not matter, the plain parse finds it
-/// again and reports it (see [`parse_recording`]).
-#[cold]
-fn broken(s: &Scanner<'_>) -> ScanError {
-    ScanError { kind: ScanErrorKind::UnexpectedByte, offset: s.pos }
 }
 
 /// Parses one envelope object (the frame starts, after whitespace, with `{`), the

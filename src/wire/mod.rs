@@ -53,6 +53,7 @@ mod ser;
 pub(crate) mod shift;
 mod spans;
 mod string;
+mod walk;
 
 pub use codes::ErrorCode;
 pub use decode_error::{DecodeError, DecodeErrorKind, Expected, FIELD_NAME_LEN, FieldName, Found};

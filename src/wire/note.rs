@@ -13,6 +13,7 @@
 
 use super::raw::RawJson;
 use super::scan::{ScanError, ScanErrorKind, Scanner};
+use super::walk::{self, after_member, broken};
 
 /// A span as offsets into the noted params; `(0, 0)`: none (no value starts at 0, the
 /// params' own brace).
@@ -86,31 +87,6 @@ fn span(base: usize, start: usize, end: usize) -> Option<Span> {
     Some((u32::try_from(start - base).ok()?, u32::try_from(end - base).ok()?))
 }
 
-/// An error while noting: which one does not matter, the plain parse finds it again and
-/// reports it (see `Frame::parse_noting`).
-#[cold]
-fn broken(s: &Scanner<'_>) -> ScanError {
-    ScanError { kind: ScanErrorKind::UnexpectedByte, offset: s.pos }
-}
-
-/// After a member's value: past the comma (`false`) or the closing brace (`true`).
-#[inline(always)]
-fn after_member(s: &mut Scanner<'_>) -> Result<bool, ScanError> {
-    s.skip_ws();
-    match s.peek() {
-        Some(b',') => {
-            s.pos += 1;
-            // (`,}` is refused at the top of the loop, as a missing name.)
-            Ok(false)
-        }
-        Some(b'}') => {
-            s.pos += 1;
-            Ok(true)
-        }
-        _ => Err(broken(s)),
-    }
-}
-
 /// Scans the object at `s.pos` (the value of `params` or `result`, with at most `limit`
 /// containers open in it, itself included, `limit >= 2`), noting its `_meta` in `note`;
 /// returns its span. The grammar is `Scanner::value`'s, member by member; only what this
@@ -121,37 +97,22 @@ pub(crate) fn note_object(s: &mut Scanner<'_>, note: &mut MetaNote, limit: u16) 
     *note = MetaNote::UNKNOWN;
     let mut found = MetaNote::UNKNOWN;
     let mut plain = true;
-    s.pos += 1; // the '{'
-    s.skip_ws();
-    if s.peek() == Some(b'}') {
-        s.pos += 1;
-    } else {
-        loop {
-            s.skip_ws();
-            if s.peek() != Some(b'"') {
-                return Err(broken(s));
-            }
-            let name = s.string()?;
-            s.expect(b':', ScanErrorKind::ExpectedColon)?;
-            s.skip_ws();
-            let value_start = s.pos;
-            plain &= !name.escaped;
-            let first_meta =
-                found.meta == NONE && matches!(s.buf().get(name.start..name.end), Some([b'_', b'm', b'e', b't', b'a']));
-            if first_meta && s.peek() == Some(b'{') {
-                plain &= meta_members(s, &mut found, start, limit - 1)?;
-            } else {
-                s.value(limit - 1)?;
-            }
-            if first_meta {
-                found.meta = span(start, value_start, s.pos).unwrap_or(NONE);
-                plain &= found.meta != NONE;
-            }
-            if after_member(s)? {
-                break;
-            }
+    walk::members(s, |s, name| {
+        let value_start = s.pos;
+        plain &= !name.escaped;
+        let first_meta =
+            found.meta == NONE && matches!(s.buf().get(name.start..name.end), Some([b'_', b'm', b'e', b't', b'a']));
+        if first_meta && s.peek() == Some(b'{') {
+            plain &= meta_members(s, &mut found, start, limit - 1)?;
+        } else {
+            s.value(limit - 1)?;
         }
-    }
+        if first_meta {
+            found.meta = span(start, value_start, s.pos).unwrap_or(NONE);
+            plain &= found.meta != NONE;
+        }
+        Ok(())
+    })?;
     if plain && let Some((_, len)) = span(start, start, s.pos) {
         found.object = (s.buf().as_ptr() as usize + start, len as usize);
         *note = found;
