@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use crate::wire::{JsonStr, RawJson};
+use crate::wire::{JsonStr, RawJson, walk_object};
 
 /// One capability, or one sub-feature of one, that gates a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,24 +173,25 @@ impl CapabilitySet {
     /// for all its sub-flags (see [`sub_flags`]).
     fn from_table(caps: RawJson<'_>, table: &FlagTable) -> Self {
         let mut set = 0;
-        for (name, value) in caps.members() {
-            if !value.is_object() {
-                continue;
+        let _ = walk_object(caps.as_bytes(), |name, value| {
+            if value.first() != Some(&b'{') {
+                return literal_len(value);
             }
-            let Some((at, &(top, first))) = table
+            let (at, &(top, first)) = table
                 .tops
                 .iter()
                 .enumerate()
-                .find(|(_, (top, _))| table.names.get(usize::from(*top)).is_some_and(|n| name_is(name, n)))
-            else {
-                continue;
-            };
+                .find(|(_, (top, _))| table.names.get(usize::from(*top)).is_some_and(|n| name_is(name, n)))?;
             let (top, end) = (usize::from(top), table.tops.get(at + 1).map_or(table.names.len(), |t| usize::from(t.0)));
             let code = table.codes.get(top).copied().unwrap_or_default();
-            let mut found = 1 << (code & CAP);
-            if let (Some(names), Some(codes)) = (table.names.get(top + 1..end), table.codes.get(top + 1..end)) {
-                found |= sub_flags(value, names, codes, u32::from(first));
-            }
+            let (names, codes) = (table.names.get(top + 1..end)?, table.codes.get(top + 1..end)?);
+            // `{}`, what most capabilities declare, has no sub-flags: nothing to walk.
+            let (mut found, len) = if value.get(1) == Some(&b'}') {
+                (0, Some(2))
+            } else {
+                sub_flags(value, names, codes, u32::from(first))
+            };
+            found |= 1 << (code & CAP);
             // An `elicitation` object without `url` means form mode.
             if found & (1 << Capability::Elicitation as u32 | 1 << Capability::ElicitationUrl as u32)
                 == 1 << Capability::Elicitation as u32
@@ -198,7 +199,8 @@ impl CapabilitySet {
                 found |= 1 << Capability::ElicitationForm as u32;
             }
             set |= found;
-        }
+            len
+        });
         CapabilitySet(set)
     }
 
@@ -263,18 +265,30 @@ fn name_is(name: JsonStr<'_>, n: &str) -> bool {
     if name.is_escaped() { name.eq_str(n) } else { raw.len() == n.len() && raw == n.as_bytes() }
 }
 
-/// The sub-flags of a capability found in `obj`, one walk of it: `names` and `codes` are
-/// the capability's entries after its [`TOP`] one, and `active` has a bit for each path
+/// The length of the value `value` starts with if it is `true`, `false`, `null` or `{}`
+/// (which the walk would otherwise skip byte by byte), else `None`. In validated text a
+/// value that starts with `t` is `true`, and so on.
+#[inline(always)]
+fn literal_len(value: &[u8]) -> Option<usize> {
+    match value {
+        [b't' | b'n', ..] => Some(4),
+        [b'f', ..] => Some(5),
+        [b'{', b'}', ..] => Some(2),
+        _ => None,
+    }
+}
+
+/// The sub-flags of a capability found in the object `obj` starts with, one walk of it,
+/// and the object's length (`None`: not an object): `names` and `codes` are the
+/// capability's entries after its [`TOP`] one, and `active` has a bit for each path
 /// still looked for at this depth, at the index of the path's entry for this depth (a
-/// [`STEP`] or its test). As [`RawJson::get`] would, each entry takes the first member of
-/// its name: a match takes the entry out of `active`; a [`STEP`]'s value is walked
-/// (once for all the paths through that member, each at its next entry), a test's value
-/// tested. The walk stops when no path is left.
-fn sub_flags(obj: RawJson<'_>, names: &[&str], codes: &[u8], mut active: u32) -> u32 {
+/// [`STEP`] or its test). As [`RawJson::get`] would, each entry takes the first member
+/// of its name: a match takes the entry out of `active`; a [`STEP`]'s object is walked
+/// in turn (once for all the paths through that member, each at its next entry), a
+/// test's value tested.
+fn sub_flags(obj: &[u8], names: &[&str], codes: &[u8], mut active: u32) -> (u32, Option<usize>) {
     let mut found = 0;
-    let mut members = obj.members();
-    while active != 0 {
-        let Some((name, value)) = members.next() else { break };
+    let len = walk_object(obj, |name, value| {
         let mut deeper = 0u32;
         let mut rest = active;
         while rest != 0 {
@@ -293,15 +307,19 @@ fn sub_flags(obj: RawJson<'_>, names: &[&str], codes: &[u8], mut active: u32) ->
                     deeper |= bit << 1;
                     0
                 }
-                TRUE => u32::from(value.as_bytes() == b"true") << (code & CAP),
-                _ => u32::from(value.is_object()) << (code & CAP),
+                // A value that starts with `true` is `true`: the object was validated.
+                TRUE => u32::from(value.starts_with(b"true")) << (code & CAP),
+                _ => u32::from(value.first() == Some(&b'{')) << (code & CAP),
             };
         }
-        if deeper != 0 {
-            found |= sub_flags(value, names, codes, deeper);
+        if deeper == 0 {
+            return literal_len(value);
         }
-    }
-    found
+        let (more, len) = sub_flags(value, names, codes, deeper);
+        found |= more;
+        len
+    });
+    (found, len)
 }
 
 const ALL_CAPABILITIES: [Capability; 28] = [

@@ -257,6 +257,43 @@ pub(crate) fn find_member(buf: &[u8], name: &str) -> Option<usize> {
     }
 }
 
+/// Walks the members of the validated object `buf` starts with (`buf` may go on after
+/// it), once: `member` is given each member's name and the offset its value starts at,
+/// and returns where that value ends if it walked the value itself, or `None` to have
+/// it skipped here. The offset just past the object's closing brace, or `None` if `buf`
+/// does not start with an object.
+pub(crate) fn walk_object(buf: &[u8], mut member: impl FnMut(StrSpan, usize) -> Option<usize>) -> Option<usize> {
+    if buf.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = 1;
+    loop {
+        i = skip_ws(buf, i);
+        match buf.get(i) {
+            Some(b'}') => return Some(i + 1),
+            Some(b',') => i = skip_ws(buf, i + 1),
+            _ => {}
+        }
+        if buf.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (name, after) = string(buf, i);
+        i = skip_ws(buf, after);
+        if buf.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(buf, i + 1);
+        let end = match member(name, start) {
+            Some(end) => end,
+            None => value_end(buf, start),
+        };
+        if end <= start {
+            return None;
+        }
+        i = end;
+    }
+}
+
 /// Iterates the elements of a validated array: `(value start, value end)`.
 #[derive(Clone)]
 pub(crate) struct Elements<'a> {

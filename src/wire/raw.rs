@@ -234,6 +234,21 @@ impl<'a> RawJson<'a> {
     }
 }
 
+/// Walks the members of the validated object `text` starts with (it may go on after the
+/// object), once: `member` is given each member's name and the text from its value on,
+/// and returns how many bytes of it the value takes if it walked the value itself (a
+/// nested object, walked in turn with this), or `None` to have it skipped here. The
+/// length of the object, or `None` if `text` does not start with one.
+pub(crate) fn walk_object<'a>(
+    text: &'a [u8],
+    mut member: impl FnMut(JsonStr<'a>, &'a [u8]) -> Option<usize>,
+) -> Option<usize> {
+    navigate::walk_object(text, |name, start| {
+        let len = member(JsonStr::from_span(text, name), text.get(start..)?)?;
+        start.checked_add(len)
+    })
+}
+
 pub(crate) fn parse_u64(bytes: &[u8]) -> Option<u64> {
     if bytes.is_empty() || bytes.len() > 20 {
         return None;
