@@ -173,15 +173,20 @@ impl CapabilitySet {
     /// for all its sub-flags (see [`sub_flags`]).
     fn from_table(caps: RawJson<'_>, table: &FlagTable) -> Self {
         let mut set = 0;
-        let _ = walk_object(caps.as_bytes(), |name, value| {
+        let top_name = |at: &(u8, u8)| table.names.get(usize::from(at.0)).copied().unwrap_or_default();
+        let known = |rest: &[u8]| {
+            let at = table.tops.iter().position(|at| literal_name(rest, top_name(at)))?;
+            Some((at, top_name(table.tops.get(at)?).len()))
+        };
+        let _ = walk_object(caps.as_bytes(), known, |name, value| {
             if value.first() != Some(&b'{') {
                 return literal_len(value);
             }
-            let (at, &(top, first)) = table
-                .tops
-                .iter()
-                .enumerate()
-                .find(|(_, (top, _))| table.names.get(usize::from(*top)).is_some_and(|n| name_is(name, n)))?;
+            let at = match name {
+                Ok(at) => at,
+                Err(name) => table.tops.iter().position(|at| name_is(name, top_name(at)))?,
+            };
+            let &(top, first) = table.tops.get(at)?;
             let (top, end) = (usize::from(top), table.tops.get(at + 1).map_or(table.names.len(), |t| usize::from(t.0)));
             let code = table.codes.get(top).copied().unwrap_or_default();
             let (names, codes) = (table.names.get(top + 1..end)?, table.codes.get(top + 1..end)?);
@@ -265,6 +270,14 @@ fn name_is(name: JsonStr<'_>, n: &str) -> bool {
     if name.is_escaped() { name.eq_str(n) } else { raw.len() == n.len() && raw == n.as_bytes() }
 }
 
+/// Whether `rest`, the bytes after a name's opening quote, start with `n` (written
+/// without escapes: the walk checks that the closing quote follows).
+#[inline(always)]
+fn literal_name(rest: &[u8], n: &str) -> bool {
+    let n = n.as_bytes();
+    rest.first() == n.first() && rest.get(..n.len()) == Some(n)
+}
+
 /// The length of the value `value` starts with if it is `true`, `false`, `null` or `{}`
 /// (which the walk would otherwise skip byte by byte), else `None`. In validated text a
 /// value that starts with `t` is `true`, and so on.
@@ -286,20 +299,38 @@ fn literal_len(value: &[u8]) -> Option<usize> {
 /// of its name: a match takes the entry out of `active`; a [`STEP`]'s object is walked
 /// in turn (once for all the paths through that member, each at its next entry), a
 /// test's value tested.
-fn sub_flags(obj: &[u8], names: &[&str], codes: &[u8], mut active: u32) -> (u32, Option<usize>) {
+fn sub_flags(obj: &[u8], names: &[&str], codes: &[u8], active: u32) -> (u32, Option<usize>) {
     let mut found = 0;
-    let len = walk_object(obj, |name, value| {
+    // Read by `known`, taken from by the member callback.
+    let active = core::cell::Cell::new(active);
+    let known = |rest: &[u8]| {
+        let mut rest_bits = active.get();
+        while rest_bits != 0 {
+            let j = rest_bits.trailing_zeros() as usize;
+            rest_bits &= rest_bits - 1;
+            let n = names.get(j).copied().unwrap_or_default();
+            if literal_name(rest, n) {
+                return Some((j, n.len()));
+            }
+        }
+        None
+    };
+    let len = walk_object(obj, known, |name, value| {
         let mut deeper = 0u32;
-        let mut rest = active;
+        let mut rest = active.get();
         while rest != 0 {
             let j = rest.trailing_zeros();
             let bit = rest & rest.wrapping_neg();
             rest &= !bit;
             let (Some(n), Some(&code)) = (names.get(j as usize), codes.get(j as usize)) else { continue };
-            if !name_is(name, n) {
+            let matches = match name {
+                Ok(k) => k == j as usize || names.get(k) == Some(n),
+                Err(name) => name_is(name, n),
+            };
+            if !matches {
                 continue;
             }
-            active &= !bit;
+            active.set(active.get() & !bit);
             found |= match code & KIND {
                 STEP => {
                     // The entry after a step is the path's next one (the table ends no

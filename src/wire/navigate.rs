@@ -258,11 +258,17 @@ pub(crate) fn find_member(buf: &[u8], name: &str) -> Option<usize> {
 }
 
 /// Walks the members of the validated object `buf` starts with (`buf` may go on after
-/// it), once: `member` is given each member's name and the offset its value starts at,
+/// it), once: `member` is given each member's name (`Ok` with what `known` made of the
+/// bytes after its opening quote, when it said they start with a name of that many bytes,
+/// written without escapes, that the closing quote follows) and the offset its value starts at,
 /// and returns where that value ends if it walked the value itself, or `None` to have
 /// it skipped here. The offset just past the object's closing brace, or `None` if `buf`
 /// does not start with an object.
-pub(crate) fn walk_object(buf: &[u8], mut member: impl FnMut(StrSpan, usize) -> Option<usize>) -> Option<usize> {
+pub(crate) fn walk_object<K>(
+    buf: &[u8],
+    mut known: impl FnMut(&[u8]) -> Option<(K, usize)>,
+    mut member: impl FnMut(Result<K, StrSpan>, usize) -> Option<usize>,
+) -> Option<usize> {
     if buf.first() != Some(&b'{') {
         return None;
     }
@@ -277,7 +283,16 @@ pub(crate) fn walk_object(buf: &[u8], mut member: impl FnMut(StrSpan, usize) -> 
         if buf.get(i) != Some(&b'"') {
             return None;
         }
-        let (name, after) = string(buf, i);
+        // As in `Members::next_known`: a name `known` reads from its first bytes costs no
+        // search for its closing quote.
+        let rest = buf.get(i + 1..).unwrap_or_default();
+        let (name, after) = match known(rest) {
+            Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
+            _ => {
+                let (span, after) = string(buf, i);
+                (Err(span), after)
+            }
+        };
         i = skip_ws(buf, after);
         if buf.get(i) != Some(&b':') {
             return None;

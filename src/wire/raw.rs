@@ -235,16 +235,18 @@ impl<'a> RawJson<'a> {
 }
 
 /// Walks the members of the validated object `text` starts with (it may go on after the
-/// object), once: `member` is given each member's name and the text from its value on,
+/// object), once: `member` is given each member's name (`Ok` for one `known` read from
+/// the bytes after its quote, as in `navigate::walk_object`) and the text from its value on,
 /// and returns how many bytes of it the value takes if it walked the value itself (a
 /// nested object, walked in turn with this), or `None` to have it skipped here. The
 /// length of the object, or `None` if `text` does not start with one.
-pub(crate) fn walk_object<'a>(
+pub(crate) fn walk_object<'a, K>(
     text: &'a [u8],
-    mut member: impl FnMut(JsonStr<'a>, &'a [u8]) -> Option<usize>,
+    known: impl FnMut(&[u8]) -> Option<(K, usize)>,
+    mut member: impl FnMut(Result<K, JsonStr<'a>>, &'a [u8]) -> Option<usize>,
 ) -> Option<usize> {
-    navigate::walk_object(text, |name, start| {
-        let len = member(JsonStr::from_span(text, name), text.get(start..)?)?;
+    navigate::walk_object(text, known, |name, start| {
+        let len = member(name.map_err(|span| JsonStr::from_span(text, span)), text.get(start..)?)?;
         start.checked_add(len)
     })
 }
