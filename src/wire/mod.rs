@@ -82,6 +82,7 @@ pub(crate) use encode::{
 pub(crate) use find::{COMPACT, VECTOR, eq_mask, first, word};
 pub(crate) use navigate::batch_element;
 pub(crate) use note::{MetaNote, Noted};
+pub(crate) use raw::walk_object;
 
 /// Compact JSON of `value` in a new vector: how the std adapters keep a message that
 /// must wait (the same bytes the endpoint's encoder writes).

@@ -257,6 +257,58 @@ pub(crate) fn find_member(buf: &[u8], name: &str) -> Option<usize> {
     }
 }
 
+/// Walks the members of the validated object `buf` starts with (`buf` may go on after
+/// it), once: `member` is given each member's name (`Ok` with what `known` made of the
+/// bytes after its opening quote, when it said they start with a name of that many bytes,
+/// written without escapes, that the closing quote follows) and the offset its value starts at,
+/// and returns where that value ends if it walked the value itself, or `None` to have
+/// it skipped here. The offset just past the object's closing brace, or `None` if `buf`
+/// does not start with an object.
+pub(crate) fn walk_object<K>(
+    buf: &[u8],
+    mut known: impl FnMut(&[u8]) -> Option<(K, usize)>,
+    mut member: impl FnMut(Result<K, StrSpan>, usize) -> Option<usize>,
+) -> Option<usize> {
+    if buf.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = 1;
+    loop {
+        i = skip_ws(buf, i);
+        match buf.get(i) {
+            Some(b'}') => return Some(i + 1),
+            Some(b',') => i = skip_ws(buf, i + 1),
+            _ => {}
+        }
+        if buf.get(i) != Some(&b'"') {
+            return None;
+        }
+        // As in `Members::next_known`: a name `known` reads from its first bytes costs no
+        // search for its closing quote.
+        let rest = buf.get(i + 1..).unwrap_or_default();
+        let (name, after) = match known(rest) {
+            Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
+            _ => {
+                let (span, after) = string(buf, i);
+                (Err(span), after)
+            }
+        };
+        i = skip_ws(buf, after);
+        if buf.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(buf, i + 1);
+        let end = match member(name, start) {
+            Some(end) => end,
+            None => value_end(buf, start),
+        };
+        if end <= start {
+            return None;
+        }
+        i = end;
+    }
+}
+
 /// Iterates the elements of a validated array: `(value start, value end)`.
 #[derive(Clone)]
 pub(crate) struct Elements<'a> {

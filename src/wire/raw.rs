@@ -234,6 +234,23 @@ impl<'a> RawJson<'a> {
     }
 }
 
+/// Walks the members of the validated object `text` starts with (it may go on after the
+/// object), once: `member` is given each member's name (`Ok` for one `known` read from
+/// the bytes after its quote, as in `navigate::walk_object`) and the text from its value on,
+/// and returns how many bytes of it the value takes if it walked the value itself (a
+/// nested object, walked in turn with this), or `None` to have it skipped here. The
+/// length of the object, or `None` if `text` does not start with one.
+pub(crate) fn walk_object<'a, K>(
+    text: &'a [u8],
+    known: impl FnMut(&[u8]) -> Option<(K, usize)>,
+    mut member: impl FnMut(Result<K, JsonStr<'a>>, &'a [u8]) -> Option<usize>,
+) -> Option<usize> {
+    navigate::walk_object(text, known, |name, start| {
+        let len = member(name.map_err(|span| JsonStr::from_span(text, span)), text.get(start..)?)?;
+        start.checked_add(len)
+    })
+}
+
 pub(crate) fn parse_u64(bytes: &[u8]) -> Option<u64> {
     if bytes.is_empty() || bytes.len() > 20 {
         return None;
