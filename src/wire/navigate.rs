@@ -160,14 +160,7 @@ impl<'a> Members<'a> {
         literal: impl FnOnce(&[u8]) -> Option<(K, usize)>,
     ) -> Option<(Result<K, StrSpan>, usize, usize)> {
         let (buf, i) = (self.buf, self.name_at()?);
-        let rest = buf.get(i + 1..).unwrap_or_default();
-        let (name, after) = match literal(rest) {
-            Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
-            _ => {
-                let (span, after) = string(buf, i);
-                (Err(span), after)
-            }
-        };
+        let (name, after) = known_name(buf, i, literal);
         let (start, end) = self.value_after_name(after)?;
         Some((name, start, end))
     }
@@ -257,6 +250,22 @@ pub(crate) fn find_member(buf: &[u8], name: &str) -> Option<usize> {
     }
 }
 
+/// The member name whose opening quote is at `i`, and the offset past its closing quote:
+/// `Ok` with what `known` made of the bytes after the quote when it says they start with a
+/// name of that many bytes, written without escapes, and the closing quote follows (one
+/// comparison instead of a search for the quote); any other name as its span.
+#[inline(always)]
+fn known_name<K>(buf: &[u8], i: usize, known: impl FnOnce(&[u8]) -> Option<(K, usize)>) -> (Result<K, StrSpan>, usize) {
+    let rest = buf.get(i + 1..).unwrap_or_default();
+    match known(rest) {
+        Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
+        _ => {
+            let (span, after) = string(buf, i);
+            (Err(span), after)
+        }
+    }
+}
+
 /// Walks the members of the validated object `buf` starts with (`buf` may go on after
 /// it), once: `member` is given each member's name (`Ok` with what `known` made of the
 /// bytes after its opening quote, when it said they start with a name of that many bytes,
@@ -283,16 +292,7 @@ pub(crate) fn walk_object<K>(
         if buf.get(i) != Some(&b'"') {
             return None;
         }
-        // As in `Members::next_known`: a name `known` reads from its first bytes costs no
-        // search for its closing quote.
-        let rest = buf.get(i + 1..).unwrap_or_default();
-        let (name, after) = match known(rest) {
-            Some((key, len)) if rest.get(len) == Some(&b'"') => (Ok(key), i + len + 2),
-            _ => {
-                let (span, after) = string(buf, i);
-                (Err(span), after)
-            }
-        };
+        let (name, after) = known_name(buf, i, &mut known);
         i = skip_ws(buf, after);
         if buf.get(i) != Some(&b':') {
             return None;
